@@ -56,7 +56,9 @@ pub enum Error {
         reason: String,
     },
     /// Two rules share one id.
-    #[error("{file}:{line}: rule {rule}: duplicate id (first defined at {first_file}:{first_line})")]
+    #[error(
+        "{file}:{line}: rule {rule}: duplicate id (first defined at {first_file}:{first_line})"
+    )]
     DuplicateRule {
         /// The file of the second definition.
         file: String,

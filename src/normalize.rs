@@ -12,7 +12,8 @@
 //! 2. the compatibility decomposition (the NFKD half of NFKC) is applied and combining marks
 //!    are dropped, so fullwidth, small, circled and mathematical forms become plain letters and
 //!    `é` matches `e`;
-//! 3. Cyrillic, Greek and other letters that look like Latin `a`–`z` are folded to them;
+//! 3. Cyrillic, Greek and other letters that look like Latin `a`–`z` are folded to them, and
+//!    curly quotes and dashes to their ASCII forms;
 //! 4. every run of whitespace becomes one `\n` (if it holds a line break) or one space.
 //!
 //! Case: [`Normalized::new`] keeps letter case, because credential shapes (`AKIA…`) and a few
@@ -147,7 +148,11 @@ impl<'a> Normalized<'a> {
         }
         let idx = self.pieces.partition_point(|p| p.norm <= n) - 1;
         let p = self.pieces[idx];
-        if p.linear { p.orig + (n - p.norm) } else { p.orig }
+        if p.linear {
+            p.orig + (n - p.norm)
+        } else {
+            p.orig
+        }
     }
 
     fn orig_end(&self, n: usize) -> usize {
@@ -284,6 +289,11 @@ fn lookalike(c: char) -> char {
         'Τ' => 'T',
         'Υ' => 'Y',
         'Χ' => 'X',
+        // Punctuation a reader takes for the ASCII one
+        '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{201B}' | '\u{2032}' | '\u{02BC}' => '\'',
+        '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{201F}' | '\u{2033}' => '"',
+        '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}' | '\u{2015}'
+        | '\u{2212}' => '-',
         // Latin extras
         'ı' => 'i',
         'ȷ' => 'j',
@@ -405,7 +415,7 @@ impl ViewBuilder {
         }
         let mut buf = String::new();
         let fold = self.fold;
-        let mut emit_char = |d: char, this: &mut Self, buf: &mut String| {
+        let emit_char = |d: char, this: &mut Self, buf: &mut String| {
             if is_combining_mark(d) || invisible(d).is_some() {
                 return;
             }

@@ -1,0 +1,272 @@
+//! Filters applied to a pattern's match before it becomes a finding: placeholder values,
+//! entropy thresholds and format checksums. They keep shape-only rules precise on prose.
+
+use crate::rules::schema::ValidatorName;
+
+/// Shannon entropy in bits per byte.
+pub(crate) fn shannon_entropy(value: &[u8]) -> f64 {
+    if value.is_empty() {
+        return 0.0;
+    }
+    let mut counts = [0u32; 256];
+    for &b in value {
+        counts[b as usize] += 1;
+    }
+    let len = value.len() as f64;
+    counts
+        .iter()
+        .filter(|&&c| c > 0)
+        .map(|&c| {
+            let p = f64::from(c) / len;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+/// Values that are documentation or template fill-ins rather than credentials.
+pub(crate) fn is_placeholder(value: &[u8]) -> bool {
+    let Ok(s) = std::str::from_utf8(value) else {
+        return false;
+    };
+    let lower = s.to_ascii_lowercase();
+    let trimmed = lower.trim_matches(|c: char| c == '"' || c == '\'' || c == '`');
+    if trimmed.is_empty() {
+        return true;
+    }
+    // Template syntax: ${VAR}, $VAR, {{x}}, <your-key>, %s, [REDACTED]
+    if trimmed.starts_with("${")
+        || trimmed.starts_with("{{")
+        || trimmed.starts_with('<')
+        || trimmed.starts_with("%(")
+        || (trimmed.starts_with('$')
+            && trimmed[1..]
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+        || trimmed.starts_with('[')
+    {
+        return true;
+    }
+    const MARKERS: &[&str] = &[
+        "xxxx",
+        "example",
+        "redacted",
+        "your_",
+        "your-",
+        "yourkey",
+        "placeholder",
+        "changeme",
+        "dummy",
+        "sample",
+        "insert",
+        "****",
+        "....",
+        "…",
+        "0000000000",
+        "1234567890",
+        "abcdefgh",
+        "akiaiosfodnn7example",
+        "wjalrxutnfemi/k7mdeng/bpxrficyexamplekey",
+    ];
+    if MARKERS.iter().any(|m| lower.contains(m)) {
+        return true;
+    }
+    // One repeated character (after the prefix, at least three quarters of the value).
+    let bytes = trimmed.as_bytes();
+    let mut counts = [0usize; 256];
+    for &b in bytes {
+        counts[b as usize] += 1;
+    }
+    let max = counts.iter().copied().max().unwrap_or(0);
+    bytes.len() >= 8 && max * 4 >= bytes.len() * 3
+}
+
+const BASE62: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+fn crc32(data: &[u8]) -> u32 {
+    let mut crc = 0xFFFF_FFFFu32;
+    for &b in data {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            let mask = (crc & 1).wrapping_neg();
+            crc = (crc >> 1) ^ (0xEDB8_8320 & mask);
+        }
+    }
+    !crc
+}
+
+fn base62_6(mut n: u32) -> [u8; 6] {
+    let mut out = [b'0'; 6];
+    for slot in out.iter_mut().rev() {
+        *slot = BASE62[(n % 62) as usize];
+        n /= 62;
+    }
+    out
+}
+
+/// `prefix_random + checksum6`: the checksum is base62(CRC32(random part)), left-padded to 6.
+fn token_checksum_ok(token: &[u8], prefix_len: usize) -> bool {
+    if token.len() < prefix_len + 7 {
+        return false;
+    }
+    let (body, check) = token.split_at(token.len() - 6);
+    let random = &body[prefix_len..];
+    base62_6(crc32(random)) == check
+}
+
+fn luhn_ok(value: &[u8]) -> bool {
+    let digits: Vec<u32> = value
+        .iter()
+        .filter(|b| b.is_ascii_digit())
+        .map(|b| u32::from(b - b'0'))
+        .collect();
+    if digits.len() < 12 {
+        return false;
+    }
+    let sum: u32 = digits
+        .iter()
+        .rev()
+        .enumerate()
+        .map(|(i, &d)| {
+            if i % 2 == 1 {
+                let x = d * 2;
+                if x > 9 { x - 9 } else { x }
+            } else {
+                d
+            }
+        })
+        .sum();
+    sum % 10 == 0
+}
+
+/// Decodes unpadded or padded base64url / base64 (standard alphabet accepted too).
+pub(crate) fn decode_base64_any(input: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(input.len() * 3 / 4);
+    let mut acc = 0u32;
+    let mut bits = 0u32;
+    for &b in input {
+        let v = match b {
+            b'A'..=b'Z' => b - b'A',
+            b'a'..=b'z' => b - b'a' + 26,
+            b'0'..=b'9' => b - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            b'=' => break,
+            _ => return None,
+        };
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
+}
+
+fn jwt_ok(token: &[u8]) -> bool {
+    let header = token.split(|&b| b == b'.').next().unwrap_or_default();
+    let Some(decoded) = decode_base64_any(header) else {
+        return false;
+    };
+    match serde_json::from_slice::<serde_json::Value>(&decoded) {
+        Ok(serde_json::Value::Object(map)) => map.contains_key("alg") || map.contains_key("typ"),
+        _ => false,
+    }
+}
+
+/// What a validator said about a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Verdict {
+    /// The format's own check passed: report at the rule's severity, with confidence.
+    Valid,
+    /// The format has a check and it failed: still report (the shape leaks), at lower severity.
+    Invalid,
+    /// Not the format at all: drop.
+    Reject,
+}
+
+pub(crate) fn validate(name: ValidatorName, value: &[u8]) -> Verdict {
+    let ok = |b: bool| if b { Verdict::Valid } else { Verdict::Invalid };
+    match name {
+        ValidatorName::GithubChecksum => ok(token_checksum_ok(value, 4)),
+        ValidatorName::NpmChecksum => ok(token_checksum_ok(value, 4)),
+        ValidatorName::Jwt => {
+            if jwt_ok(value) {
+                Verdict::Valid
+            } else {
+                Verdict::Reject
+            }
+        }
+        ValidatorName::Luhn => ok(luhn_ok(value)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entropy_orders_random_above_words() {
+        assert!(shannon_entropy(b"aaaaaaaa") < 0.1);
+        assert!(shannon_entropy(b"password") < 3.0);
+        assert!(shannon_entropy(b"q8Zr2LmXv9TfK1wYpA3d") > 4.0);
+    }
+
+    #[test]
+    fn placeholders_are_recognised() {
+        for p in [
+            "${API_KEY}",
+            "{{ token }}",
+            "<your-key>",
+            "xxxxxxxxxxxxxxxx",
+            "AKIAIOSFODNN7EXAMPLE",
+            "aaaaaaaaaaaaaaaaaaaa",
+            "$TOKEN",
+        ] {
+            assert!(is_placeholder(p.as_bytes()), "{p}");
+        }
+        assert!(!is_placeholder(b"q8Zr2LmXv9TfK1wYpA3d"));
+    }
+
+    #[test]
+    fn crc32_matches_known_value() {
+        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+    }
+
+    #[test]
+    fn github_checksum_round_trips() {
+        let random = b"abcdefghijklmnopqrstuvwxyzABCD";
+        let mut token = b"ghp_".to_vec();
+        token.extend_from_slice(random);
+        token.extend_from_slice(&base62_6(crc32(random)));
+        assert_eq!(
+            validate(ValidatorName::GithubChecksum, &token),
+            Verdict::Valid
+        );
+        let last = token.len() - 1;
+        token[last] = if token[last] == b'A' { b'B' } else { b'A' };
+        assert_eq!(
+            validate(ValidatorName::GithubChecksum, &token),
+            Verdict::Invalid
+        );
+    }
+
+    #[test]
+    fn luhn_and_jwt() {
+        assert_eq!(
+            validate(ValidatorName::Luhn, b"4111 1111 1111 1111"),
+            Verdict::Valid
+        );
+        assert_eq!(
+            validate(ValidatorName::Luhn, b"4111 1111 1111 1112"),
+            Verdict::Invalid
+        );
+        let jwt = b"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxIn0.sig";
+        assert_eq!(validate(ValidatorName::Jwt, jwt), Verdict::Valid);
+        assert_eq!(
+            validate(ValidatorName::Jwt, b"eyJub3Rqc29u.x.y"),
+            Verdict::Reject
+        );
+    }
+}

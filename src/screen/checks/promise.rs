@@ -1,0 +1,3 @@
+//! (being written)
+use super::Emit;
+pub(crate) fn run(_view: &str, _emit: &mut Emit<'_>) {}

@@ -1,0 +1,9 @@
+//! The one integration-test binary. Each concern has its own module.
+
+mod cli;
+mod credentials;
+mod draft_checks;
+mod fence;
+mod hostile;
+mod rules_files;
+mod screen;
