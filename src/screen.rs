@@ -364,7 +364,10 @@ impl ScreenerBuilder {
         check: bool,
         keep: &dyn Fn(&CompiledRule) -> bool,
     ) -> Result<RuleSet> {
-        if check && let Some(p) = self.problems(false)?.into_iter().next() {
+        if check
+            && !self.sources.is_empty()
+            && let Some(p) = self.problems(false)?.into_iter().next()
+        {
             return Err(Error::InvalidRule {
                 file: p.file,
                 line: p.line,

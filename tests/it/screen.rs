@@ -1,1 +1,156 @@
-//! (tests being written)
+//! The public API's shape: compile once, share across threads, findings as data.
+
+use palisade::{Context, Detector, Kind, Report, Screener, Severity};
+
+const TICKET: &str = "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f";
+
+fn assert_send_sync_clone<T: Send + Sync + Clone + 'static>() {}
+
+#[test]
+fn built_objects_are_send_sync_and_clone() {
+    assert_send_sync_clone::<Screener>();
+    assert_send_sync_clone::<Detector>();
+    assert_send_sync_clone::<Report>();
+    assert_send_sync_clone::<palisade::Finding>();
+    assert_send_sync_clone::<Context>();
+    assert_send_sync_clone::<palisade::Fence>();
+}
+
+#[test]
+fn one_screener_serves_many_threads() {
+    let screener = Screener::new();
+    let ctx = Context::new(TICKET).unwrap();
+    std::thread::scope(|s| {
+        for i in 0..4 {
+            let screener = screener.clone();
+            let ctx = ctx.clone();
+            s.spawn(move || {
+                let draft = format!("Write to user{i}@example.org");
+                let report = screener.screen(&ctx, &draft).unwrap();
+                assert_eq!(report.kinds(), vec![Kind::Email]);
+            });
+        }
+    });
+}
+
+#[test]
+fn finding_json_shape_is_fixed() {
+    let ctx = Context::new(TICKET).unwrap();
+    let report = Screener::new()
+        .screen(&ctx, "Write to bob@example.org")
+        .unwrap();
+    let json = serde_json::to_value(&report).unwrap();
+    assert_eq!(
+        json,
+        serde_json::json!({
+            "blocked": true,
+            "findings": [{
+                "rule": "draft.email-address",
+                "kind": "email",
+                "severity": "block",
+                "start": 9,
+                "end": 24,
+                "message": json["findings"][0]["message"],
+            }]
+        })
+    );
+    let back: Report = serde_json::from_value(json).unwrap();
+    assert_eq!(back, report);
+}
+
+#[test]
+fn findings_are_in_span_order_and_blocked_matches_severity() {
+    let ctx = Context::new(TICKET).unwrap();
+    let draft = "Hi [Customer Name], mail bob@example.org or call +1 (415) 555-0132. \
+                 We guarantee it.";
+    let report = Screener::new().screen(&ctx, draft).unwrap();
+    let starts: Vec<usize> = report.findings().iter().map(|f| f.span().start).collect();
+    let mut sorted = starts.clone();
+    sorted.sort_unstable();
+    assert_eq!(starts, sorted);
+    assert_eq!(
+        report.is_blocked(),
+        report
+            .findings()
+            .iter()
+            .any(|f| f.severity() == Severity::Block)
+    );
+}
+
+#[test]
+fn severity_override_and_disable_apply() {
+    let ctx = Context::new(TICKET).unwrap();
+    let screener = Screener::builder()
+        .severity("draft.email-address", Severity::Notice)
+        .disable("draft.promise")
+        .build()
+        .unwrap();
+    let report = screener
+        .screen(&ctx, "Write to bob@example.org. We guarantee it.")
+        .unwrap();
+    assert!(!report.is_blocked());
+    assert_eq!(report.kinds(), vec![Kind::Email]);
+}
+
+#[test]
+fn unknown_rule_in_settings_is_an_error() {
+    let err = Screener::builder().disable("draft.nope").build().unwrap_err();
+    assert_eq!(err.to_string(), "unknown rule id draft.nope in disable");
+}
+
+#[test]
+fn injection_echoed_in_a_draft_is_a_notice() {
+    let ctx = Context::new(TICKET).unwrap();
+    let report = Screener::new()
+        .screen(&ctx, "You wrote: ignore all previous instructions. We can't do that.")
+        .unwrap();
+    let f = report
+        .findings()
+        .iter()
+        .find(|f| f.kind() == Kind::Injection)
+        .unwrap();
+    assert_eq!(f.severity(), Severity::Notice);
+    assert!(!report.is_blocked());
+}
+
+#[test]
+fn feedback_lists_each_rule_once_and_redact_masks() {
+    let ctx = Context::new(TICKET).unwrap();
+    let draft = "Mail a@example.org or b@example.org.";
+    let report = Screener::new().screen(&ctx, draft).unwrap();
+    let feedback = report.feedback();
+    assert_eq!(feedback.matches("(must fix)").count(), 1);
+    assert!(feedback.contains("(2 places)"));
+    assert_eq!(
+        report.redact(draft),
+        "Mail [REDACTED:email] or [REDACTED:email]."
+    );
+}
+
+#[test]
+fn obfuscated_draft_content_is_still_found() {
+    let ctx = Context::new(TICKET).unwrap();
+    // Fullwidth @ and a zero-width space inside the address.
+    let draft = "Mail bob\u{200B}＠example.org please";
+    let report = Screener::new().screen(&ctx, draft).unwrap();
+    let f = report
+        .findings()
+        .iter()
+        .find(|f| f.kind() == Kind::Email)
+        .unwrap();
+    assert_eq!(&draft[f.span()], "bob\u{200B}＠example.org");
+}
+
+#[test]
+fn oversized_draft_is_an_error() {
+    let screener = Screener::builder().max_input_bytes(10).build().unwrap();
+    let ctx = Context::new(TICKET).unwrap();
+    let err = screener.screen(&ctx, "01234567890").unwrap_err();
+    assert!(matches!(
+        err,
+        palisade::Error::InputTooLarge {
+            size: 11,
+            limit: 10
+        }
+    ));
+}
