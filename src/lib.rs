@@ -107,6 +107,7 @@
 //! model downloads.
 #![forbid(unsafe_code)]
 
+mod decode;
 mod detect;
 mod error;
 mod fence;
@@ -115,6 +116,7 @@ mod normalize;
 mod rules;
 mod screen;
 
+pub use decode::{DecodedRun, Encoding, decode_runs};
 pub use detect::{Detector, DetectorBuilder};
 pub use error::{Error, Result};
 pub use fence::{Cleaned, Fence, Fenced, SENTINELS};

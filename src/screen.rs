@@ -10,6 +10,7 @@ mod report;
 use std::path::Path;
 use std::sync::{Arc, LazyLock};
 
+use crate::decode::decode_runs;
 use crate::detect::hidden_text_findings;
 use crate::error::{Error, Result};
 use crate::finding::{Finding, Kind, Severity};
@@ -124,7 +125,37 @@ impl Screener {
         if !draft.is_ascii() {
             findings.extend(hidden_text_findings(draft).into_iter().map(|h| h.finding));
         }
+        self.scan_decoded(&view, &mut findings);
         Ok(Report::new(tidy(findings)))
+    }
+
+    /// Runs the credential rules over base64, hex and percent-encoded runs (bounded; see
+    /// [`decode_runs`](crate::decode_runs)). A finding covers the whole encoded run.
+    fn scan_decoded(&self, view: &Normalized<'_>, findings: &mut Vec<Finding>) {
+        for run in decode_runs(view.as_str()) {
+            let inner = Normalized::new(run.decoded());
+            let mut found = Vec::new();
+            self.inner.rules.scan(
+                &inner,
+                None,
+                &|r| r.info.kind == Kind::Credential,
+                &mut found,
+            );
+            let span = view.to_original(run.span());
+            for f in found {
+                findings.push(Finding::new(
+                    f.rule(),
+                    f.kind(),
+                    f.severity(),
+                    span.clone(),
+                    format!(
+                        "{} (inside {}-encoded text)",
+                        f.message(),
+                        run.encoding().as_str()
+                    ),
+                ));
+            }
+        }
     }
 
     /// Every loaded rule (deprecated ones included, marked by status).
