@@ -7,12 +7,13 @@
 use std::path::Path;
 use std::sync::{Arc, LazyLock};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::fence::{self, Cleaned, Fence, Fenced};
 use crate::finding::{Finding, Kind, Severity};
+use crate::limit::InputLimit;
 use crate::normalize::{Invisible, Normalized, invisible};
 use crate::rules::RuleSet;
-use crate::screen::{DEFAULT_MAX_INPUT_BYTES, ScreenerBuilder, tidy};
+use crate::screen::{ScreenerBuilder, tidy};
 
 /// The compiled input-side detector: injection rules, hidden text, fence-marker copies.
 ///
@@ -30,14 +31,14 @@ pub struct Detector {
 
 struct Inner {
     rules: RuleSet,
-    max_input_bytes: usize,
+    limit: InputLimit,
 }
 
 impl std::fmt::Debug for Detector {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Detector")
             .field("rules", &self.inner.rules.rules().len())
-            .field("max_input_bytes", &self.inner.max_input_bytes)
+            .field("max_input_bytes", &self.inner.limit.max_bytes)
             .finish()
     }
 }
@@ -83,14 +84,8 @@ impl Detector {
         DetectorBuilder::default()
     }
 
-    fn check_size(&self, text: &str) -> Result<()> {
-        if text.len() > self.inner.max_input_bytes {
-            return Err(Error::InputTooLarge {
-                size: text.len(),
-                limit: self.inner.max_input_bytes,
-            });
-        }
-        Ok(())
+    fn limited<'t>(&self, text: &'t str) -> Result<(&'t str, Option<Finding>)> {
+        self.inner.limit.apply(text, Severity::Notice)
     }
 
     /// Scans untrusted text. Findings are NOTICEs in span order; nothing is changed.
@@ -103,8 +98,9 @@ impl Detector {
     /// # Ok::<(), palisade::Error>(())
     /// ```
     pub fn scan(&self, text: &str) -> Result<Vec<Finding>> {
-        self.check_size(text)?;
+        let (text, truncated) = self.limited(text)?;
         let mut findings = self.rule_findings(text, &|_| true);
+        findings.extend(truncated);
         if !text.is_ascii() {
             findings.extend(hidden_text_findings(text).into_iter().map(|h| h.finding));
         }
@@ -137,8 +133,9 @@ impl Detector {
     /// # Ok::<(), palisade::Error>(())
     /// ```
     pub fn fence(&self, fence: &Fence, text: &str) -> Result<Fenced> {
-        self.check_size(text)?;
+        let (text, truncated) = self.limited(text)?;
         let (cleaned, mut findings) = fence::clean(text);
+        findings.extend(truncated);
         // Marker copies are reported by the removal itself; skip the rule that flags them.
         findings.extend(self.rule_findings(text, &|k| k != Kind::FenceMarker));
         Ok(Fenced::new(fence.wrap(&cleaned), tidy(findings)))
@@ -153,8 +150,9 @@ impl Detector {
     /// # Ok::<(), palisade::Error>(())
     /// ```
     pub fn clean_query(&self, text: &str) -> Result<Cleaned> {
-        self.check_size(text)?;
+        let (text, truncated) = self.limited(text)?;
         let (cleaned, mut findings) = fence::clean(text);
+        findings.extend(truncated);
         findings.extend(self.rule_findings(text, &|k| k != Kind::FenceMarker));
         Ok(Cleaned::new(cleaned, tidy(findings)))
     }
@@ -170,6 +168,7 @@ impl Detector {
 pub struct DetectorBuilder {
     rules: ScreenerBuilder,
     max_input_bytes: Option<usize>,
+    truncate: bool,
 }
 
 impl DetectorBuilder {
@@ -216,6 +215,22 @@ impl DetectorBuilder {
         self
     }
 
+    /// Works on the first `max_input_bytes` of an oversized input instead of failing; the cut
+    /// is reported as a NOTICE finding of kind [`Kind::Truncated`] and the fenced block holds
+    /// only the part that was cleaned.
+    ///
+    /// ```
+    /// let d = palisade::Detector::builder().max_input_bytes(3).truncate_over_limit().build()?;
+    /// let out = d.clean_query("abcdef")?;
+    /// assert_eq!(out.text(), "abc");
+    /// assert_eq!(out.findings()[0].kind(), palisade::Kind::Truncated);
+    /// # Ok::<(), palisade::Error>(())
+    /// ```
+    pub fn truncate_over_limit(mut self) -> Self {
+        self.truncate = true;
+        self
+    }
+
     /// Validates and compiles (running the added files' examples).
     ///
     /// ```
@@ -233,7 +248,12 @@ impl DetectorBuilder {
         Ok(Detector {
             inner: Arc::new(Inner {
                 rules,
-                max_input_bytes: self.max_input_bytes.unwrap_or(DEFAULT_MAX_INPUT_BYTES),
+                limit: InputLimit {
+                    max_bytes: self
+                        .max_input_bytes
+                        .unwrap_or(crate::limit::DEFAULT_MAX_INPUT_BYTES),
+                    truncate: self.truncate,
+                },
             }),
         })
     }

@@ -112,6 +112,7 @@ mod detect;
 mod error;
 mod fence;
 mod finding;
+mod limit;
 mod normalize;
 mod rules;
 mod screen;
@@ -121,12 +122,11 @@ pub use detect::{Detector, DetectorBuilder};
 pub use error::{Error, Result};
 pub use fence::{Cleaned, Fence, Fenced, SENTINELS};
 pub use finding::{Finding, Kind, Severity};
+pub use limit::DEFAULT_MAX_INPUT_BYTES;
 pub use normalize::Normalized;
 pub use rules::{RuleInfo, Status};
 pub use screen::context_defaults::DEFAULT_MAX_WORDS;
-pub use screen::{
-    Context, DEFAULT_MAX_INPUT_BYTES, ExampleProblem, Report, Screener, ScreenerBuilder,
-};
+pub use screen::{Context, ExampleProblem, Report, Screener, ScreenerBuilder};
 
 /// The README's code blocks run as doctests.
 #[doc = include_str!("../README.md")]

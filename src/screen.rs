@@ -14,6 +14,7 @@ use crate::decode::decode_runs;
 use crate::detect::hidden_text_findings;
 use crate::error::{Error, Result};
 use crate::finding::{Finding, Kind, Severity};
+use crate::limit::{DEFAULT_MAX_INPUT_BYTES, InputLimit};
 use crate::normalize::Normalized;
 use crate::rules::{
     CompiledRule, PatternLimits, RuleInfo, RuleSet, builtin_rules, check_examples, load_file,
@@ -21,9 +22,6 @@ use crate::rules::{
 
 pub use context::Context;
 pub use report::Report;
-
-/// Default largest input accepted by [`Screener::screen`]: 1 MiB.
-pub const DEFAULT_MAX_INPUT_BYTES: usize = 1 << 20;
 
 /// The compiled draft screener: build once, screen many drafts, from any thread.
 ///
@@ -45,14 +43,14 @@ pub struct Screener {
 
 struct Inner {
     rules: RuleSet,
-    max_input_bytes: usize,
+    limit: InputLimit,
 }
 
 impl std::fmt::Debug for Screener {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Screener")
             .field("rules", &self.inner.rules.rules().len())
-            .field("max_input_bytes", &self.inner.max_input_bytes)
+            .field("max_input_bytes", &self.inner.limit.max_bytes)
             .finish()
     }
 }
@@ -111,12 +109,7 @@ impl Screener {
     /// # Ok::<(), palisade::Error>(())
     /// ```
     pub fn screen(&self, ctx: &Context, draft: &str) -> Result<Report> {
-        if draft.len() > self.inner.max_input_bytes {
-            return Err(Error::InputTooLarge {
-                size: draft.len(),
-                limit: self.inner.max_input_bytes,
-            });
-        }
+        let (draft, truncated) = self.inner.limit.apply(draft, Severity::Block)?;
         let view = Normalized::new(draft);
         let mut findings = Vec::new();
         self.inner
@@ -126,6 +119,7 @@ impl Screener {
             findings.extend(hidden_text_findings(draft).into_iter().map(|h| h.finding));
         }
         self.scan_decoded(&view, &mut findings);
+        findings.extend(truncated);
         Ok(Report::new(tidy(findings)))
     }
 
@@ -257,6 +251,7 @@ pub struct ScreenerBuilder {
     severities: Vec<(String, Severity)>,
     disabled: Vec<String>,
     max_input_bytes: Option<usize>,
+    truncate: bool,
     limits: PatternLimits,
 }
 
@@ -342,6 +337,31 @@ impl ScreenerBuilder {
         self
     }
 
+    /// Screens only the first `max_input_bytes` of an oversized draft instead of failing; the
+    /// unscreened rest is reported as a BLOCK finding of kind [`Kind::Truncated`] (nobody
+    /// should approve text that was not screened).
+    ///
+    /// ```
+    /// # use palisade::{Context, Kind, Screener};
+    /// let s = Screener::builder().max_input_bytes(5).truncate_over_limit().build()?;
+    /// let ctx = Context::new("6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f")?;
+    /// let report = s.screen(&ctx, "hello world")?;
+    /// assert_eq!(report.findings()[0].kind(), Kind::Truncated);
+    /// assert_eq!(report.findings()[0].span(), 5..11);
+    /// # Ok::<(), palisade::Error>(())
+    /// ```
+    pub fn truncate_over_limit(mut self) -> Self {
+        self.truncate = true;
+        self
+    }
+
+    pub(crate) fn input_limit(&self) -> InputLimit {
+        InputLimit {
+            max_bytes: self.max_input_bytes.unwrap_or(DEFAULT_MAX_INPUT_BYTES),
+            truncate: self.truncate,
+        }
+    }
+
     fn load(&self) -> Result<(Vec<CompiledRule>, usize)> {
         let mut all = if self.without_defaults {
             Vec::new()
@@ -416,7 +436,7 @@ impl ScreenerBuilder {
         Ok(Screener {
             inner: Arc::new(Inner {
                 rules,
-                max_input_bytes: self.max_input_bytes.unwrap_or(DEFAULT_MAX_INPUT_BYTES),
+                limit: self.input_limit(),
             }),
         })
     }
