@@ -37,6 +37,8 @@ fn main() -> ExitCode {
 struct Tally {
     secret_rows: usize,
     secret_found: usize,
+    covered_rows: usize,
+    covered_found: usize,
     clean_rows: usize,
     clean_same_family: usize,
     clean_any: usize,
@@ -67,6 +69,11 @@ fn claims(our_rule: &str, family: &str) -> bool {
 fn run(dir: &Path) -> Result<(), String> {
     let screener = Screener::new();
     let ctx = Context::without_ticket();
+    let our_rules: Vec<String> = screener
+        .rules()
+        .filter(|r| r.kind == Kind::Credential)
+        .map(|r| r.id.clone())
+        .collect();
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -88,12 +95,16 @@ fn run(dir: &Path) -> Result<(), String> {
             let row: serde_json::Value = serde_json::from_str(line)
                 .map_err(|e| format!("{}:{}: malformed JSON: {e}", file.display(), n + 1))?;
             let field = |k: &str| {
-                row.get(k)
-                    .and_then(|v| v.as_str())
-                    .ok_or_else(|| format!("{}:{}: missing string field {k:?}", file.display(), n + 1))
+                row.get(k).and_then(|v| v.as_str()).ok_or_else(|| {
+                    format!("{}:{}: missing string field {k:?}", file.display(), n + 1)
+                })
             };
-            let (source, rule, body, expect) =
-                (field("source")?, field("rule")?, field("text")?, field("expect")?);
+            let (source, rule, body, expect) = (
+                field("source")?,
+                field("rule")?,
+                field("text")?,
+                field("expect")?,
+            );
             let report = screener
                 .screen(&ctx, body)
                 .map_err(|e| format!("{}:{}: {e}", file.display(), n + 1))?;
@@ -107,6 +118,12 @@ fn run(dir: &Path) -> Result<(), String> {
             match expect {
                 "secret" => {
                     t.secret_rows += 1;
+                    let family = upstream_family(rule);
+                    let covered = our_rules.iter().any(|r| claims(r, &family));
+                    if covered {
+                        t.covered_rows += 1;
+                        t.covered_found += usize::from(!creds.is_empty());
+                    }
                     if creds.is_empty() {
                         *missed.entry(upstream_family(rule)).or_default() += 1;
                     } else {
@@ -133,8 +150,10 @@ fn run(dir: &Path) -> Result<(), String> {
             }
         }
     }
-    println!("| source | secret rows | found | recall | clean rows | flagged (same family) | rate | flagged (any credential) |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    println!(
+        "| source | secret rows | found | recall | rows of families we cover | found | recall | clean rows | flagged (same family) | rate | flagged (any credential) |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let pct = |a: usize, b: usize| {
         if b == 0 {
             "n/a".to_owned()
@@ -145,10 +164,13 @@ fn run(dir: &Path) -> Result<(), String> {
     let mut all = Tally::default();
     for (source, t) in &tallies {
         println!(
-            "| {source} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {source} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             t.secret_rows,
             t.secret_found,
             pct(t.secret_found, t.secret_rows),
+            t.covered_rows,
+            t.covered_found,
+            pct(t.covered_found, t.covered_rows),
             t.clean_rows,
             t.clean_same_family,
             pct(t.clean_same_family, t.clean_rows),
@@ -156,15 +178,20 @@ fn run(dir: &Path) -> Result<(), String> {
         );
         all.secret_rows += t.secret_rows;
         all.secret_found += t.secret_found;
+        all.covered_rows += t.covered_rows;
+        all.covered_found += t.covered_found;
         all.clean_rows += t.clean_rows;
         all.clean_same_family += t.clean_same_family;
         all.clean_any += t.clean_any;
     }
     println!(
-        "| **all** | {} | {} | {} | {} | {} | {} | {} |",
+        "| **all** | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
         all.secret_rows,
         all.secret_found,
         pct(all.secret_found, all.secret_rows),
+        all.covered_rows,
+        all.covered_found,
+        pct(all.covered_found, all.covered_rows),
         all.clean_rows,
         all.clean_same_family,
         pct(all.clean_same_family, all.clean_rows),
@@ -244,8 +271,19 @@ const B64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456
 fn clean_prose(bytes: usize) -> String {
     let mut rng = Rng(0x5eed_1234_abcd_0042);
     let mut out = String::with_capacity(bytes + 1024);
-    let greetings = ["Hi Sam,", "Hello Priya,", "Dear Mr. Okafor,", "Hi there,", "Good morning Lena,"];
-    let closings = ["Best regards,\nAna", "Kind regards,\nThe Support Team", "Thanks,\nMarco", "Cheers,\nJo"];
+    let greetings = [
+        "Hi Sam,",
+        "Hello Priya,",
+        "Dear Mr. Okafor,",
+        "Hi there,",
+        "Good morning Lena,",
+    ];
+    let closings = [
+        "Best regards,\nAna",
+        "Kind regards,\nThe Support Team",
+        "Thanks,\nMarco",
+        "Cheers,\nJo",
+    ];
     while out.len() < bytes {
         out.push_str(rng.pick(&greetings));
         out.push_str("\n\n");
@@ -258,22 +296,58 @@ fn clean_prose(bytes: usize) -> String {
             rng.chars(HEX, 12)
         );
         let sentences = [
-            format!("Your order ORD-{} shipped on 2024-0{}-1{}.", rng.next() % 90_000 + 10_000, rng.next() % 9 + 1, rng.next() % 9),
-            format!("The tracking code is 1Z{} and the parcel is with the courier.", rng.chars(UPPER_DIGITS, 16)),
+            format!(
+                "Your order ORD-{} shipped on 2024-0{}-1{}.",
+                rng.next() % 90_000 + 10_000,
+                rng.next() % 9 + 1,
+                rng.next() % 9
+            ),
+            format!(
+                "The tracking code is 1Z{} and the parcel is with the courier.",
+                rng.chars(UPPER_DIGITS, 16)
+            ),
             format!("Your case reference is {uuid}; keep it for your records."),
-            format!("We refunded ${},{:03}.{:02} to the original card.", rng.next() % 9 + 1, rng.next() % 1000, rng.next() % 100),
-            format!("The fix landed in commit {} and ships in version 4.{}.{}.", rng.chars(HEX, 40), rng.next() % 20, rng.next() % 10),
+            format!(
+                "We refunded ${},{:03}.{:02} to the original card.",
+                rng.next() % 9 + 1,
+                rng.next() % 1000,
+                rng.next() % 100
+            ),
+            format!(
+                "The fix landed in commit {} and ships in version 4.{}.{}.",
+                rng.chars(HEX, 40),
+                rng.next() % 20,
+                rng.next() % 10
+            ),
             format!("The download checksum (SHA-256) is {}.", rng.chars(HEX, 64)),
-            format!("Here is the screenshot you sent: ![screenshot](data:image/png;base64,iVBORw0KGgo{})", rng.chars(B64, 120)),
-            format!("Your invoice INV-{}-{} is attached.", 2024, rng.next() % 100_000),
-            "Please reset your password from the sign-in page; we never ask for it by email.".to_owned(),
+            format!(
+                "Here is the screenshot you sent: ![screenshot](data:image/png;base64,iVBORw0KGgo{})",
+                rng.chars(B64, 120)
+            ),
+            format!(
+                "Your invoice INV-{}-{} is attached.",
+                2024,
+                rng.next() % 100_000
+            ),
+            "Please reset your password from the sign-in page; we never ask for it by email."
+                .to_owned(),
             "Your API key is shown once in the dashboard under Settings > Developers.".to_owned(),
             "The token expired, so please sign in again and the app will refresh it.".to_owned(),
             format!("Session id {} is linked to this chat.", rng.chars(HEX, 32)),
-            format!("The coupon code SAVE{} is applied at checkout.", rng.next() % 90 + 10),
-            format!("Your parcel locker PIN arrives by text; the locker is L-{}.", rng.next() % 900 + 100),
-            "If the page says secret = hidden, that is the privacy setting, not an error.".to_owned(),
-            format!("Reference: https://help.example.com/articles/{}-reset-your-router", rng.next() % 100_000),
+            format!(
+                "The coupon code SAVE{} is applied at checkout.",
+                rng.next() % 90 + 10
+            ),
+            format!(
+                "Your parcel locker PIN arrives by text; the locker is L-{}.",
+                rng.next() % 900 + 100
+            ),
+            "If the page says secret = hidden, that is the privacy setting, not an error."
+                .to_owned(),
+            format!(
+                "Reference: https://help.example.com/articles/{}-reset-your-router",
+                rng.next() % 100_000
+            ),
         ];
         for _ in 0..4 {
             let i = (rng.next() % sentences.len() as u64) as usize;

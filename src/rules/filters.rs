@@ -61,9 +61,6 @@ pub(crate) fn is_placeholder(value: &[u8]) -> bool {
         "****",
         "....",
         "…",
-        "0000000000",
-        "1234567890",
-        "abcdefgh",
         "akiaiosfodnn7example",
         "wjalrxutnfemi/k7mdeng/bpxrficyexamplekey",
     ];
