@@ -1,4 +1,5 @@
 //! The one integration-test binary. Each concern has its own module.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod cli;
 mod credentials;

@@ -1,4 +1,173 @@
-//! (being written)
+//! `email`: email addresses in a draft that the context does not allow.
+//!
+//! A reply that names an address can leak another customer's contact or send the customer to
+//! a wrong or hostile inbox. Addresses with plus-addressing (`jane+billing@...`) and
+//! subdomains (`mail.example.co.uk`) count; the support address the context allows does not
+//! (exact address, or a whole domain, see [`Context::email_allowed`]). Without a context (the
+//! input side) every address is reported.
+//!
+//! Not addresses: obfuscations ("jane at example dot com"), handles ("@support"), hosts
+//! without a dot (`bob@localhost`), numeric top-level domains (`a@1.2.3.4`).
+//!
+//! Speed: `memchr` jumps from `@` to `@`; only the bytes around each are read.
+
+use memchr::memchr_iter;
+
 use super::Emit;
 use crate::screen::Context;
-pub(crate) fn run(_view: &str, _ctx: Option<&Context>, _emit: &mut Emit<'_>) {}
+
+/// Longest local part (RFC 5321) and domain.
+const MAX_LOCAL: usize = 64;
+const MAX_DOMAIN: usize = 253;
+
+/// Reports every address in `view` that `ctx` does not allow.
+pub(crate) fn run(view: &str, ctx: Option<&Context>, emit: &mut Emit<'_>) {
+    let b = view.as_bytes();
+    for at in memchr_iter(b'@', b) {
+        let Some(span) = address_at(b, at) else {
+            continue;
+        };
+        if ctx.is_some_and(|c| c.email_allowed(&view[span.clone()])) {
+            continue;
+        }
+        emit(span, None);
+    }
+}
+
+fn is_local(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'%' | b'+' | b'-')
+}
+
+fn is_domain(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'.' | b'-')
+}
+
+/// The address around the `@` at `at`, if it is one.
+fn address_at(b: &[u8], at: usize) -> Option<std::ops::Range<usize>> {
+    // Local part: back over local characters, then drop leading dots.
+    let mut start = at;
+    while start > 0 && is_local(b[start - 1]) {
+        start -= 1;
+        if at - start > MAX_LOCAL {
+            return None;
+        }
+    }
+    while start < at && b[start] == b'.' {
+        start += 1;
+    }
+    let local = &b[start..at];
+    if local.is_empty() || local.ends_with(b".") || local.windows(2).any(|w| w == b"..") {
+        return None;
+    }
+    // Domain: forward over domain characters, then drop a trailing sentence dot or dash.
+    let mut end = at + 1;
+    while end < b.len() && is_domain(b[end]) {
+        end += 1;
+        if end - at - 1 > MAX_DOMAIN {
+            return None;
+        }
+    }
+    while end > at + 1 && matches!(b[end - 1], b'.' | b'-') {
+        end -= 1;
+    }
+    let domain = &b[at + 1..end];
+    let mut labels = 0;
+    let mut tld: &[u8] = &[];
+    for label in domain.split(|&c| c == b'.') {
+        if label.is_empty() || label.len() > 63 || label.starts_with(b"-") || label.ends_with(b"-")
+        {
+            return None;
+        }
+        labels += 1;
+        tld = label;
+    }
+    let tld_ok =
+        tld.len() >= 2 && (tld.iter().all(u8::is_ascii_alphabetic) || tld.starts_with(b"xn--"));
+    (labels >= 2 && tld_ok).then_some(start..end)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ops::Range;
+
+    use super::*;
+
+    fn found(text: &str, ctx: Option<&Context>) -> Vec<String> {
+        let mut out = Vec::new();
+        run(text, ctx, &mut |r: Range<usize>, _| {
+            out.push(text[r].to_owned())
+        });
+        out
+    }
+
+    fn ctx() -> Context {
+        Context::without_ticket().allow_email("support@example.com")
+    }
+
+    #[test]
+    fn addresses_are_found() {
+        let c = ctx();
+        for (text, want) in [
+            (
+                "Write to jane.doe+billing@mail.example.org for help.",
+                "jane.doe+billing@mail.example.org",
+            ),
+            ("Contact bob@corp.example.co.uk.", "bob@corp.example.co.uk"),
+            ("(a@b.io)", "a@b.io"),
+            ("mailto:Bob_O%x@Example.COM,", "Bob_O%x@Example.COM"),
+            ("<sales@example.com>", "sales@example.com"),
+            ("...bob@example.com...", "bob@example.com"),
+            ("help@xn--bcher-kva.xn--p1ai", "help@xn--bcher-kva.xn--p1ai"),
+            // Not the allowed address: plus-addressing and other mailboxes differ.
+            ("support+x@example.com", "support+x@example.com"),
+            ("support@example.com.evil.io", "support@example.com.evil.io"),
+        ] {
+            assert_eq!(found(text, Some(&c)), vec![want], "{text}");
+        }
+    }
+
+    #[test]
+    fn allowed_and_non_addresses_are_not_found() {
+        let c = ctx();
+        for text in [
+            "Reach us at support@example.com any time.",
+            "Reach us at SUPPORT@Example.com.",
+            "Write to jane at example dot com.",
+            "Write to jane [at] example [dot] com.",
+            "Mention @support on the forum, or @help.",
+            "user@localhost and a@1.2.3.4 and a@b.c",
+            "a@-example.com and a@example-.com and a..b@example.com and a.@example.com",
+            "bob@example..com",
+            "@example.com",
+            "email@",
+            "",
+        ] {
+            assert_eq!(found(text, Some(&c)), Vec::<String>::new(), "{text}");
+        }
+    }
+
+    #[test]
+    fn without_a_context_every_address_is_found() {
+        assert_eq!(
+            found("support@example.com", None),
+            vec!["support@example.com"]
+        );
+    }
+
+    #[test]
+    fn allowed_domains_cover_subdomains() {
+        let c = Context::without_ticket().allow_email("@example.com");
+        assert_eq!(
+            found("a@eu.example.com b@example.org", Some(&c)),
+            vec!["b@example.org"]
+        );
+    }
+
+    #[test]
+    fn an_overlong_local_part_is_not_an_address() {
+        let text = format!("{}@example.com", "a".repeat(65));
+        assert_eq!(found(&text, None), Vec::<String>::new());
+        let text = format!("{}@example.com", "a".repeat(64));
+        assert_eq!(found(&text, None).len(), 1);
+    }
+}
