@@ -115,7 +115,11 @@ fn main() -> ExitCode {
     match run(&dir) {
         Ok(code) => code,
         Err(e) => {
-            let _ = writeln!(io::stderr().lock(), "eval_injection: {}: {e}", dir.display());
+            let _ = writeln!(
+                io::stderr().lock(),
+                "eval_injection: {}: {e}",
+                dir.display()
+            );
             ExitCode::from(2)
         }
     }
@@ -145,9 +149,10 @@ fn run(dir: &Path) -> io::Result<ExitCode> {
     let mut malformed = 0usize;
 
     for path in &files {
-        let name = path
-            .file_name()
-            .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
         let content = std::fs::read_to_string(path)
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
         per_file.entry(name.clone()).or_default();
@@ -174,7 +179,10 @@ fn run(dir: &Path) -> io::Result<ExitCode> {
                 .entry((name.clone(), row.source))
                 .or_default()
                 .add(row.label, flagged);
-            per_file.entry(name.clone()).or_default().add(row.label, flagged);
+            per_file
+                .entry(name.clone())
+                .or_default()
+                .add(row.label, flagged);
             let fired: BTreeSet<&str> = findings.iter().map(|f| f.rule()).collect();
             for rule in fired {
                 let hits = rules.entry(rule.to_owned()).or_default();
@@ -227,7 +235,10 @@ fn run(dir: &Path) -> io::Result<ExitCode> {
     }
 
     if malformed > 0 {
-        writeln!(out, "\n{malformed} malformed or unscanned lines (listed on stderr).")?;
+        writeln!(
+            out,
+            "\n{malformed} malformed or unscanned lines (listed on stderr)."
+        )?;
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)

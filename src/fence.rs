@@ -363,22 +363,61 @@ fn marker_phrases(view: &Normalized<'_>) -> (Vec<Range<usize>>, Vec<Range<usize>
 /// Removes from `text` everything a fence must not contain and reports each removal.
 /// Idempotent: cleaning the result again removes nothing.
 pub(crate) fn clean(text: &str) -> (String, Vec<Finding>) {
+    let (mut removed, mut findings) = removals(text);
+    if removed.is_empty() {
+        return (text.to_owned(), findings);
+    }
+    let mut cleaned = apply_removals(text, &mut removed);
+    // Removing text joins its neighbours, and a removal maps back to whole original
+    // characters: a variation selector can lose the character it followed, a ligature can
+    // expose a new phrase. Repeat on the result until nothing more is removed; each round
+    // removes at least one byte, and almost every text needs only the first.
+    loop {
+        let (more, more_findings) = removals(&cleaned);
+        if more.is_empty() {
+            break;
+        }
+        let kept = kept_ranges(text.len(), &removed);
+        for r in more {
+            removed.extend(map_back(&kept, r));
+        }
+        for f in more_findings {
+            let pieces = map_back(&kept, f.span());
+            if let (Some(first), Some(last)) = (pieces.first(), pieces.last()) {
+                findings.push(Finding::new(
+                    f.rule(),
+                    f.kind(),
+                    f.severity(),
+                    first.start..last.end,
+                    f.message(),
+                ));
+            }
+        }
+        cleaned = apply_removals(text, &mut removed);
+    }
+    (cleaned, findings)
+}
+
+/// One round of cleaning: the ranges of `text` to remove and a finding for each removal.
+fn removals(text: &str) -> (Vec<Range<usize>>, Vec<Finding>) {
     let mut removed: Vec<Range<usize>> = Vec::new();
     let mut findings = Vec::new();
-    for h in hidden_text_findings(text) {
-        removed.push(h.finding.span());
-        findings.push(h.finding);
-    }
-    for (i, c) in text.char_indices() {
-        if SENTINELS.contains(&c) {
-            removed.push(i..i + c.len_utf8());
-            findings.push(Finding::new(
-                "fence.marker-character",
-                Kind::FenceMarker,
-                Severity::Notice,
-                i..i + c.len_utf8(),
-                "A fence sentinel character was removed: the text cannot forge a fence line.",
-            ));
+    if !text.is_ascii() {
+        for h in hidden_text_findings(text) {
+            removed.push(h.finding.span());
+            findings.push(h.finding);
+        }
+        for (i, c) in text.char_indices() {
+            if SENTINELS.contains(&c) {
+                removed.push(i..i + c.len_utf8());
+                findings.push(Finding::new(
+                    "fence.marker-character",
+                    Kind::FenceMarker,
+                    Severity::Notice,
+                    i..i + c.len_utf8(),
+                    "A fence sentinel character was removed: the text cannot forge a fence line.",
+                ));
+            }
         }
     }
     let view = Normalized::new(text);
@@ -394,30 +433,7 @@ pub(crate) fn clean(text: &str) -> (String, Vec<Finding>) {
              the text tried to open or close a fence.",
         ));
     }
-    let mut cleaned = apply_removals(text, &mut removed);
-    // A removal maps back to whole original characters; in rare cases (a ligature that
-    // decomposes to several letters) that can expose a new phrase. Repeat until stable:
-    // each round removes at least one byte, and almost all texts need one round.
-    loop {
-        let view = Normalized::new(&cleaned);
-        let (more, _) = marker_phrases(&view);
-        let more_sentinels = cleaned.contains(SENTINELS);
-        if more.is_empty() && !more_sentinels {
-            break;
-        }
-        let kept = kept_ranges(text.len(), &removed);
-        for r in more {
-            let r = view.to_original(r);
-            removed.extend(map_back(&kept, r));
-        }
-        for (i, c) in cleaned.char_indices() {
-            if SENTINELS.contains(&c) {
-                removed.extend(map_back(&kept, i..i + c.len_utf8()));
-            }
-        }
-        cleaned = apply_removals(text, &mut removed);
-    }
-    (cleaned, findings)
+    (removed, findings)
 }
 
 /// Sorts and merges `removed`, then copies `text` without those ranges.

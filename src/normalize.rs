@@ -106,7 +106,7 @@ impl<'a> Normalized<'a> {
     /// assert!(!palisade::Normalized::new("two  spaces").is_identity());
     /// ```
     pub fn is_identity(&self) -> bool {
-        self.pieces.is_empty()
+        matches!(self.text, Cow::Borrowed(_))
     }
 
     /// Maps a byte range of the view to the byte range of the original text it came from.
@@ -131,8 +131,12 @@ impl<'a> Normalized<'a> {
         while !text.is_char_boundary(end) {
             end += 1;
         }
-        if self.pieces.is_empty() {
+        if self.is_identity() {
             return start..end;
+        }
+        if self.pieces.is_empty() {
+            // Everything was dropped (the text was only invisible characters).
+            return 0..0;
         }
         let orig_start = self.orig_start(start);
         if start == end {
@@ -211,6 +215,28 @@ pub(crate) fn invisible(c: char) -> Option<Invisible> {
         | 0xE01F0..=0xE0FFF => Invisible::Other,
         _ => return None,
     })
+}
+
+/// [`lookalike`] for the case-preserving view: an uppercase letter whose lowercase form is a
+/// look-alike folds to the uppercase Latin letter, so the cased view and the folded view agree
+/// on which letters are Latin (`Ԁ` is `D` here because `ԁ` is `d`).
+fn lookalike_cased(c: char) -> char {
+    let l = lookalike(c);
+    if l.is_ascii() {
+        return l;
+    }
+    let mut lower = c.to_lowercase();
+    match (lower.next(), lower.next()) {
+        (Some(lc), None) if lc != c => {
+            let folded = lookalike(lc);
+            if folded.is_ascii() {
+                folded.to_ascii_uppercase()
+            } else {
+                l
+            }
+        }
+        _ => l,
+    }
 }
 
 /// Folds letters that look like Latin letters to them. Only letters a reader would take for
@@ -310,10 +336,29 @@ fn is_line_break(c: char) -> bool {
     )
 }
 
-/// ASCII text whose view is itself: no tab, CR, VT, FF, and no two whitespace bytes in a row.
+/// ASCII text whose view is itself: no tab, CR, VT, FF, and no two whitespace bytes in a row
+/// (and, when folding, no uppercase letter).
 fn ascii_is_view(bytes: &[u8], fold: bool) -> bool {
-    let mut prev_ws = false;
-    for &b in bytes {
+    if fold {
+        return !bytes.iter().any(u8::is_ascii_uppercase) && ascii_is_view(bytes, false);
+    }
+    // Eight bytes at a time: a mask of the space and newline bytes, and of the bytes that are
+    // never in a view; a whitespace byte next to another shows as overlapping masks.
+    let mut chunks = bytes.chunks_exact(8);
+    let mut carry = 0u64; // the last byte of the previous chunk was a space or newline
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        let bad = eq_mask(w, b'\t') | eq_mask(w, b'\r') | eq_mask(w, 0x0B) | eq_mask(w, 0x0C);
+        let ws = eq_mask(w, b' ') | eq_mask(w, b'\n');
+        if bad != 0 || (ws & ((ws << 8) | carry)) != 0 {
+            return false;
+        }
+        carry = ws >> 56;
+    }
+    let mut prev_ws = carry != 0;
+    for &b in chunks.remainder() {
         match b {
             b' ' | b'\n' => {
                 if prev_ws {
@@ -322,16 +367,74 @@ fn ascii_is_view(bytes: &[u8], fold: bool) -> bool {
                 prev_ws = true;
             }
             b'\t' | b'\r' | 0x0B | 0x0C => return false,
-            b'A'..=b'Z' if fold => return false,
             _ => prev_ws = false,
         }
     }
     true
 }
 
+/// `0x80` in each byte of `w` that equals `b`, `0` elsewhere (exact, no false positives).
+#[inline]
+fn eq_mask(w: u64, b: u8) -> u64 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let x = w ^ (u64::from(b) * 0x0101_0101_0101_0101);
+    // A byte of `x` is zero exactly when its low seven bits plus 0x7F do not carry into the
+    // top bit and its own top bit is clear.
+    !(((x & LOW7) + LOW7) | x | LOW7)
+}
+
+pub(crate) fn is_ascii_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C)
+}
+
+/// The end of the run of ASCII whitespace at `from` (before `end`), and whether it holds a
+/// line break.
+fn space_run(bytes: &[u8], from: usize, end: usize) -> (usize, bool) {
+    let mut j = from;
+    let mut line_break = false;
+    while j < end && is_ascii_space(bytes[j]) {
+        line_break |= !matches!(bytes[j], b' ' | b'\t');
+        j += 1;
+    }
+    (j, line_break)
+}
+
+/// The first offset in `from..end` where whitespace does not stand for itself in the view: a
+/// tab, CR, VT or FF, a space or newline followed by more whitespace, or one that ends the
+/// stretch (it may join what follows). `end` if there is none. Eight bytes at a time.
+fn next_irregular_space(bytes: &[u8], from: usize, end: usize) -> usize {
+    let mut p = from;
+    while p + 8 <= end {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&bytes[p..p + 8]);
+        let w = u64::from_le_bytes(word);
+        let ws = eq_mask(w, b' ') | eq_mask(w, b'\n');
+        let bad = eq_mask(w, b'\t') | eq_mask(w, b'\r') | eq_mask(w, 0x0B) | eq_mask(w, 0x0C);
+        let next_is_space = p + 8 == end || is_ascii_space(bytes[p + 8]);
+        let followed = ((ws | bad) >> 8) | (u64::from(next_is_space) << 63);
+        let irregular = bad | (ws & followed);
+        if irregular != 0 {
+            return p + (irregular.trailing_zeros() / 8) as usize;
+        }
+        p += 8;
+    }
+    while p < end {
+        let b = bytes[p];
+        if matches!(b, b'\t' | b'\r' | 0x0B | 0x0C)
+            || (matches!(b, b' ' | b'\n') && (p + 1 == end || is_ascii_space(bytes[p + 1])))
+        {
+            return p;
+        }
+        p += 1;
+    }
+    end
+}
+
 struct ViewBuilder {
     out: String,
     pieces: Vec<Piece>,
+    /// Scratch for one character's replacement (kept to avoid an allocation per character).
+    buf: String,
     /// Pending whitespace run: original range and whether it holds a line break.
     ws: Option<(usize, usize, bool)>,
     fold: bool,
@@ -395,16 +498,50 @@ impl ViewBuilder {
         }
     }
 
-    fn ascii(&mut self, original: &str, at: usize, b: u8) {
-        match b {
-            b' ' | b'\t' => self.whitespace(at..at + 1, false),
-            b'\n' | b'\r' | 0x0B | 0x0C => self.whitespace(at..at + 1, true),
-            _ => {
-                self.flush_ws(original);
-                let c = if self.fold { b.to_ascii_lowercase() } else { b };
-                let mut buf = [0u8; 4];
-                self.push_linear(at, char::from(c).encode_utf8(&mut buf));
+    /// A stretch of ASCII text: whitespace runs collapse, everything else is copied in bulk
+    /// (one linear piece per stretch between collapsed runs). Same pieces as calling
+    /// [`ascii`](Self::ascii) on each byte.
+    fn ascii_run(&mut self, original: &str, start: usize, end: usize) {
+        let bytes = original.as_bytes();
+        let mut i = start;
+        if self.ws.is_some() {
+            // Whitespace pending from before (a non-ASCII space, or spaces around an invisible
+            // character): a leading run joins it.
+            let (j, line_break) = space_run(bytes, i, end);
+            if j > i {
+                self.whitespace(i..j, line_break);
+                i = j;
             }
+        }
+        let mut copy_from = i;
+        loop {
+            let at = next_irregular_space(bytes, i, end);
+            if at == end {
+                break;
+            }
+            let (j, line_break) = space_run(bytes, at, end);
+            self.copy_linear(original, copy_from, at);
+            self.whitespace(at..j, line_break);
+            if j < end {
+                // A non-space byte follows: the run is complete.
+                self.flush_ws(original);
+            }
+            copy_from = j;
+            i = j;
+        }
+        self.copy_linear(original, copy_from, end);
+    }
+
+    /// Copies `original[start..end]` (ASCII, no whitespace to collapse) as a linear piece.
+    fn copy_linear(&mut self, original: &str, start: usize, end: usize) {
+        if start == end {
+            return;
+        }
+        self.flush_ws(original);
+        let from = self.out.len();
+        self.push_linear(start, &original[start..end]);
+        if self.fold {
+            self.out[from..].make_ascii_lowercase();
         }
     }
 
@@ -413,7 +550,8 @@ impl ViewBuilder {
         if invisible(c).is_some() {
             return;
         }
-        let mut buf = String::new();
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
         let fold = self.fold;
         let emit_char = |d: char, this: &mut Self, buf: &mut String| {
             if is_combining_mark(d) || invisible(d).is_some() {
@@ -426,7 +564,7 @@ impl ViewBuilder {
                 return;
             }
             this.flush_ws(original);
-            let d = lookalike(d);
+            let d = lookalike_cased(d);
             if fold {
                 for l in d.to_lowercase().map(lookalike) {
                     if !is_combining_mark(l) {
@@ -453,6 +591,7 @@ impl ViewBuilder {
             emit_char(d, self, &mut buf);
         }
         self.push_mapped(orig, &buf);
+        self.buf = buf;
     }
 }
 
@@ -469,22 +608,34 @@ fn build(original: &str, fold: bool) -> Normalized<'_> {
     let mut b = ViewBuilder {
         out: String::with_capacity(original.len()),
         pieces: Vec::new(),
+        buf: String::new(),
         ws: None,
         fold,
     };
     if ascii {
-        for (at, &byte) in bytes.iter().enumerate() {
-            b.ascii(original, at, byte);
-        }
+        b.ascii_run(original, 0, bytes.len());
     } else {
-        for (at, c) in original.char_indices() {
-            if c.is_ascii() {
-                b.ascii(original, at, c as u8);
-            } else if c.is_whitespace() {
+        let mut at = 0;
+        while at < bytes.len() {
+            // ASCII stretches in bulk, then one non-ASCII character.
+            let run_end = bytes[at..]
+                .iter()
+                .position(|b| !b.is_ascii())
+                .map_or(bytes.len(), |p| at + p);
+            if run_end > at {
+                b.ascii_run(original, at, run_end);
+                at = run_end;
+                continue;
+            }
+            let Some(c) = original[at..].chars().next() else {
+                break;
+            };
+            if c.is_whitespace() {
                 b.whitespace(at..at + c.len_utf8(), is_line_break(c));
             } else {
                 b.non_ascii(original, at, c);
             }
+            at += c.len_utf8();
         }
     }
     b.flush_ws(original);

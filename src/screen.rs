@@ -266,7 +266,9 @@ impl std::fmt::Debug for ScreenerBuilder {
 }
 
 impl ScreenerBuilder {
-    /// Adds a rule file from disk (read in [`build`](Self::build)).
+    /// Adds a rule file from disk (read in [`build`](Self::build)). A path that ends like an
+    /// embedded file (`rules/credentials.toml`) replaces that embedded file, so an edited copy
+    /// of a default file can be checked and used.
     ///
     /// ```
     /// let err = palisade::Screener::builder().rules_file("no/such/file.toml").build();
@@ -368,6 +370,16 @@ impl ScreenerBuilder {
         } else {
             builtin_rules(&self.limits)?
         };
+        // A file whose path ends like an embedded one (`rules/draft.toml`) is an edited copy of
+        // it: it replaces the embedded file instead of clashing with every id in it.
+        for source in &self.sources {
+            if let Source::Path(path) = source {
+                let path = path.to_string_lossy().replace('\\', "/");
+                all.retain(|r| {
+                    !(path == r.info.file || path.ends_with(&format!("/{}", r.info.file)))
+                });
+            }
+        }
         let builtin_count = all.len();
         for source in &self.sources {
             match source {
