@@ -67,6 +67,9 @@ pub(crate) fn is_placeholder(value: &[u8]) -> bool {
     if MARKERS.iter().any(|m| lower.contains(m)) {
         return true;
     }
+    if is_stock_value(trimmed) {
+        return true;
+    }
     // One repeated character (after the prefix, at least three quarters of the value).
     let bytes = trimmed.as_bytes();
     let mut counts = [0usize; 256];
@@ -75,6 +78,53 @@ pub(crate) fn is_placeholder(value: &[u8]) -> bool {
     }
     let max = counts.iter().copied().max().unwrap_or(0);
     bytes.len() >= 8 && max * 4 >= bytes.len() * 3
+}
+
+/// Whole values that stand for "the password goes here" in documentation and snippets
+/// (`https://user:password@host`, `password = None`), compared after undoing `$`/`@` letter
+/// swaps. Only exact matches: a value that merely contains one is not dropped.
+const STOCK_VALUES: &[&str] = &[
+    "password",
+    "passwd",
+    "pass",
+    "pwd",
+    "passphrase",
+    "username",
+    "user",
+    "apikey",
+    "apitoken",
+    "accesstoken",
+    "secretkey",
+    "token",
+    "null",
+    "none",
+    "nil",
+    "true",
+    "false",
+    "undefined",
+    "empty",
+    "hidden",
+    "required",
+    "optional",
+    "string",
+];
+
+/// Whether the lower-cased value, with `$`→s, `@`→a and `-`/`_` removed, is one of
+/// [`STOCK_VALUES`].
+fn is_stock_value(lower: &str) -> bool {
+    if lower.len() > 24 {
+        return false;
+    }
+    let folded: String = lower
+        .chars()
+        .filter(|c| *c != '-' && *c != '_')
+        .map(|c| match c {
+            '$' => 's',
+            '@' => 'a',
+            other => other,
+        })
+        .collect();
+    STOCK_VALUES.contains(&folded.as_str())
 }
 
 const BASE62: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -162,13 +212,25 @@ pub(crate) fn decode_base64_any(input: &[u8]) -> Option<Vec<u8>> {
 }
 
 fn jwt_ok(token: &[u8]) -> bool {
-    let header = token.split(|&b| b == b'.').next().unwrap_or_default();
+    let mut parts = token.split(|&b| b == b'.');
+    let header = parts.next().unwrap_or_default();
     let Some(decoded) = decode_base64_any(header) else {
         return false;
     };
     match serde_json::from_slice::<serde_json::Value>(&decoded) {
         Ok(serde_json::Value::Object(map)) => map.contains_key("alg") || map.contains_key("typ"),
-        _ => false,
+        // A header damaged by a copy (one flipped character) no longer parses, yet it is still
+        // a token: accept it when it still reads `{"alg":` and the payload decodes to a JSON
+        // object.
+        _ => {
+            decoded.starts_with(b"{\"alg\":")
+                && parts.next().and_then(decode_base64_any).is_some_and(|p| {
+                    matches!(
+                        serde_json::from_slice::<serde_json::Value>(&p),
+                        Ok(serde_json::Value::Object(_))
+                    )
+                })
+        }
     }
 }
 
@@ -227,6 +289,24 @@ mod tests {
     }
 
     #[test]
+    fn stock_values_are_placeholders_only_as_whole_values() {
+        for p in [
+            "password", "PASSWORD", "pa$$word", "api_key", "'passwd'", "None",
+        ] {
+            assert!(is_placeholder(p.as_bytes()), "{p}");
+        }
+        for real in [
+            "secret",
+            "contoso",
+            "P@ssw0rd",
+            "hunter2pass",
+            "mypassword-9Xq2",
+        ] {
+            assert!(!is_placeholder(real.as_bytes()), "{real}");
+        }
+    }
+
+    #[test]
     fn crc32_matches_known_value() {
         assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
     }
@@ -265,5 +345,11 @@ mod tests {
             validate(ValidatorName::Jwt, b"eyJub3Rqc29u.x.y"),
             Verdict::Reject
         );
+        // {"alg":"HS256",<one damaged byte>"typ":"JWT"} with a JSON payload is still a token.
+        let damaged = b"eyJhbGciOiJIUzI1NiIsEnR5cCI6IkpXVCJ9.eyJzdWIiOiIxIn0.sig";
+        assert_eq!(validate(ValidatorName::Jwt, damaged), Verdict::Valid);
+        // ...but not when the payload is not JSON.
+        let junk = b"eyJhbGciOiJIUzI1NiIsEnR5cCI6IkpXVCJ9.c29tZXRoaW5n.sig";
+        assert_eq!(validate(ValidatorName::Jwt, junk), Verdict::Reject);
     }
 }
