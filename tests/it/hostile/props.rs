@@ -12,33 +12,33 @@ use std::ops::Range;
 
 use palisade::{
     Context, Detector, Error, Fence, Finding, Kind, Normalized, Report, SENTINELS, Screener,
-    Severity,
+    Severity, decode_runs,
 };
 
 /// The largest input the checks are run on (fuzz targets skip longer ones).
-pub const MAX_INPUT: usize = 64 * 1024;
+pub(crate) const MAX_INPUT: usize = 64 * 1024;
 
 /// The ticket id used when a case does not bring its own.
-pub const TICKET: &str = "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f";
+pub(crate) const TICKET: &str = "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f";
 
 /// Fence labels the structured fuzz input and the replay test choose from.
-pub const LABELS: [&str; 4] = ["TICKET_BODY", "T", "customer note: v2.1-x", "END"];
+pub(crate) const LABELS: [&str; 4] = ["TICKET_BODY", "T", "customer note: v2.1-x", "END"];
 
 /// Nonces the structured fuzz input and the replay test choose from.
-pub const NONCES: [&str; 3] = [
+pub(crate) const NONCES: [&str; 3] = [
     "c0ffee00",
     "0123456789abcdef0123456789abcdef",
     "DEADBEEFdeadbeef",
 ];
 
 /// Separators allowed between the marker words (ASCII punctuation and whitespace).
-pub fn is_separator(b: u8) -> bool {
+pub(crate) fn is_separator(b: u8) -> bool {
     b.is_ascii_punctuation() || b.is_ascii_whitespace()
 }
 
 /// Where a marker phrase (`begin` or `end`, up to eight separators, `untrusted`) ends in an
 /// already folded (lowercase) string, if anywhere.
-pub fn marker_phrase(folded: &str) -> Option<Range<usize>> {
+pub(crate) fn marker_phrase(folded: &str) -> Option<Range<usize>> {
     const WORD: &[u8] = b"untrusted";
     let b = folded.as_bytes();
     let mut from = 0;
@@ -67,7 +67,7 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 }
 
 /// A short, escaped excerpt for assertion messages.
-pub fn excerpt(s: &str, r: Range<usize>) -> String {
+pub(crate) fn excerpt(s: &str, r: Range<usize>) -> String {
     let lo = floor(s, r.start.saturating_sub(24));
     let hi = floor(s, (r.end + 24).min(s.len()));
     format!("{:?}", &s[lo..hi])
@@ -81,7 +81,7 @@ fn floor(s: &str, mut i: usize) -> usize {
 }
 
 /// Spans in bounds, half-open, on char boundaries of `text`, sorted by start.
-pub fn check_spans(what: &str, text: &str, findings: &[Finding]) {
+pub(crate) fn check_spans(what: &str, text: &str, findings: &[Finding]) {
     let mut prev = 0;
     for f in findings {
         let s = f.span();
@@ -118,13 +118,16 @@ fn check_interior_clean(interior: &str) {
                 excerpt(v, i..i + 1)
             );
         }
-        let lower = v.to_lowercase();
+        let lower = v.to_ascii_lowercase();
         if let Some(r) = marker_phrase(&lower) {
             panic!(
                 "fence: marker phrase survives in the {name} view of the interior: {} \
                  (original {})",
                 excerpt(&lower, r.clone()),
-                excerpt(interior, view.to_original(r.start.min(v.len())..r.end.min(v.len())))
+                excerpt(
+                    interior,
+                    view.to_original(r.start.min(v.len())..r.end.min(v.len()))
+                )
             );
         }
     }
@@ -136,7 +139,7 @@ fn check_interior_clean(interior: &str) {
 /// BEGIN and one END line, its interior is `clean_query(text)` (plus a final line break),
 /// holds no sentinel and no marker phrase after normalisation, fencing the interior again
 /// changes nothing, and every finding span is a valid, sorted span of `text`.
-pub fn check_fence(label: &str, nonce: Option<&str>, text: &str) {
+pub(crate) fn check_fence(label: &str, nonce: Option<&str>, text: &str) {
     let fence = match Fence::new(label) {
         Ok(f) => f,
         Err(e) => {
@@ -165,7 +168,7 @@ pub fn check_fence(label: &str, nonce: Option<&str>, text: &str) {
 }
 
 /// The fence invariants for a valid fence.
-pub fn check_fenced(fence: &Fence, text: &str) {
+pub(crate) fn check_fenced(fence: &Fence, text: &str) {
     let detector = Detector::new();
     let out = detector
         .fence(fence, text)
@@ -259,7 +262,7 @@ fn check_original_range(what: &str, original: &str, r: &Range<usize>) {
 /// The normalisation invariants, for both views: idempotent; `to_original` in bounds, on
 /// char boundaries, monotone, never empty for a non-empty range, pointing at text whose own
 /// view contains the character; widening and clamping of odd ranges never panics.
-pub fn check_normalize(text: &str) {
+pub(crate) fn check_normalize(text: &str) {
     for folded in [false, true] {
         let make = |s| {
             if folded {
@@ -338,7 +341,7 @@ pub fn check_normalize(text: &str) {
 
 /// The screening invariants: spans valid and sorted, `is_blocked` agrees with the
 /// severities, `redact`, `feedback` and JSON round trip hold up. Returns the report.
-pub fn check_screen(screener: &Screener, ctx: &Context, draft: &str) -> Report {
+pub(crate) fn check_screen(screener: &Screener, ctx: &Context, draft: &str) -> Report {
     let report = screener
         .screen(ctx, draft)
         .unwrap_or_else(|e| panic!("screen: refused a {}-byte draft: {e}", draft.len()));
@@ -373,7 +376,7 @@ pub fn check_screen(screener: &Screener, ctx: &Context, draft: &str) -> Report {
 }
 
 /// Drafts a freshly loaded rule set is run over.
-pub const RULES_LOAD_DRAFTS: [&str; 4] = [
+pub(crate) const RULES_LOAD_DRAFTS: [&str; 4] = [
     "Hi Sam, your refund of $12 is on its way. Best, Ana",
     "Write to bob@example.org or call +1 (415) 555-0132 about 0f0e0d0c-0b0a-4908-8706-050403020100.",
     "AKIAIOSFODNN7EXAMPLE ghp_abcdefghijklmnopqrstuvwxyz0123456789 password: hunter2hunter2",
@@ -382,7 +385,7 @@ pub const RULES_LOAD_DRAFTS: [&str; 4] = [
 
 /// Loading a rule file gives `Ok` or a rule-file error that names the file and a line in
 /// it, never a panic; a loaded rule set screens ordinary drafts within the invariants.
-pub fn check_rules_load(source: &str) {
+pub(crate) fn check_rules_load(source: &str) {
     let built = Screener::builder()
         .without_defaults()
         .rules_toml("fuzz.toml", source)
@@ -400,17 +403,22 @@ pub fn check_rules_load(source: &str) {
 }
 
 /// A rule-file error names the file and a line inside it.
-pub fn check_rule_error(source: &str, e: &Error) {
+pub(crate) fn check_rule_error(source: &str, e: &Error) {
     let lines = source.lines().count().max(1) + 1;
     let msg = e.to_string();
     let line = match e {
-        Error::RuleFileSyntax { file, line, column, .. } => {
+        Error::RuleFileSyntax {
+            file, line, column, ..
+        } => {
             assert_eq!(file, "fuzz.toml");
             assert!(*column >= 1, "rules_load: column 0 in {msg:?}");
             *line
         }
         Error::InvalidRule { file, line, .. } | Error::DuplicateRule { file, line, .. } => {
-            assert_eq!(file, "fuzz.toml", "rules_load: error names another file: {msg:?}");
+            assert_eq!(
+                file, "fuzz.toml",
+                "rules_load: error names another file: {msg:?}"
+            );
             *line
         }
         other => panic!("rules_load: unexpected error kind for a rule file: {other:?}"),
@@ -426,7 +434,7 @@ pub fn check_rule_error(source: &str, e: &Error) {
 }
 
 /// Formats 16 bytes as a UUID in one of the forms a draft might use.
-pub fn uuid_string(bytes: [u8; 16], style: u8) -> String {
+pub(crate) fn uuid_string(bytes: [u8; 16], style: u8) -> String {
     let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
     let hyphenated = format!(
         "{}-{}-{}-{}-{}",
@@ -442,5 +450,65 @@ pub fn uuid_string(bytes: [u8; 16], style: u8) -> String {
         2 => format!("{{{hyphenated}}}"),
         3 => format!("urn:uuid:{hyphenated}"),
         _ => hex,
+    }
+}
+
+/// Documented bounds of [`decode_runs`]: bytes decoded from one run, from one text, runs
+/// per text, nesting depth.
+pub(crate) const DECODE_MAX_PER_RUN: usize = 16 * 1024;
+pub(crate) const DECODE_MAX_TOTAL: usize = 256 * 1024;
+pub(crate) const DECODE_MAX_RUNS: usize = 256;
+pub(crate) const DECODE_MAX_DEPTH: usize = 2;
+
+/// Decoding is bounded for any input: at most 256 runs, 16 KiB per run and 256 KiB in all,
+/// two levels deep; a top-level run decodes to no more bytes than it has; spans are in
+/// bounds, on char boundaries, and top-level runs come in order without overlapping.
+pub(crate) fn check_decode(text: &str) {
+    let runs = decode_runs(text);
+    assert!(
+        runs.len() <= DECODE_MAX_RUNS,
+        "decode: {} runs, over the limit of {DECODE_MAX_RUNS}",
+        runs.len()
+    );
+    let total: usize = runs.iter().map(|r| r.decoded().len()).sum();
+    assert!(
+        total <= DECODE_MAX_TOTAL,
+        "decode: {total} bytes decoded, over the limit of {DECODE_MAX_TOTAL}"
+    );
+    let mut prev_end = 0;
+    for r in &runs {
+        let s = r.span();
+        assert!(
+            s.start < s.end && s.end <= text.len(),
+            "decode: span {s:?} out of bounds of a {}-byte text",
+            text.len()
+        );
+        assert!(
+            text.is_char_boundary(s.start) && text.is_char_boundary(s.end),
+            "decode: span {s:?} not on char boundaries"
+        );
+        assert!(
+            (1..=DECODE_MAX_DEPTH).contains(&r.depth()),
+            "decode: depth {} outside 1..={DECODE_MAX_DEPTH}",
+            r.depth()
+        );
+        assert!(
+            !r.decoded().is_empty() && r.decoded().len() <= DECODE_MAX_PER_RUN,
+            "decode: run of {} decoded bytes (limit {DECODE_MAX_PER_RUN})",
+            r.decoded().len()
+        );
+        if r.depth() == 1 {
+            assert!(
+                r.decoded().len() <= s.len(),
+                "decode: {s:?} ({} bytes) decodes to {} bytes",
+                s.len(),
+                r.decoded().len()
+            );
+            assert!(
+                s.start >= prev_end,
+                "decode: top-level run {s:?} overlaps or precedes one ending at {prev_end}"
+            );
+            prev_end = s.end;
+        }
     }
 }
