@@ -97,7 +97,9 @@ fn bad_rule_files_name_file_line_and_rule() {
             "mine.toml:11: rule mine.sample-rule: duplicate id (first defined at mine.toml:1)",
         ),
         (
-            rule(&format!("pattern = 'refund'\ncolour = 'red'\n{ok_examples}")),
+            rule(&format!(
+                "pattern = 'refund'\ncolour = 'red'\n{ok_examples}"
+            )),
             "mine.toml:9:1: unknown field `colour`",
         ),
         (
@@ -105,7 +107,9 @@ fn bad_rule_files_name_file_line_and_rule() {
             "mine.toml:1: rule mine.sample-rule: example does not match: \"nope\"",
         ),
         (
-            rule("pattern = 'refund'\nexamples = [\"refund\"]\nnegative_examples = [\"a refund\"]\n"),
+            rule(
+                "pattern = 'refund'\nexamples = [\"refund\"]\nnegative_examples = [\"a refund\"]\n",
+            ),
             "mine.toml:1: rule mine.sample-rule: negative example matches: \"a refund\"",
         ),
         (
@@ -127,30 +131,40 @@ fn bad_rule_files_name_file_line_and_rule() {
     ];
     for (source, expected) in cases {
         let err = build_err(&source);
-        assert!(err.starts_with(expected), "got: {err}\nexpected: {expected}");
+        assert!(
+            err.starts_with(expected),
+            "got: {err}\nexpected: {expected}"
+        );
     }
-    let err = build_err(
-        "[[rule]]\nid = \"x.y\"\nkind = \"rumour\"\nseverity = \"block\"\n",
+    let err = build_err("[[rule]]\nid = \"x.y\"\nkind = \"rumour\"\nseverity = \"block\"\n");
+    assert!(
+        err.starts_with("mine.toml:3:8: unknown variant `rumour`"),
+        "{err}"
     );
-    assert!(err.starts_with("mine.toml:3:8: unknown variant `rumour`"), "{err}");
     // A duplicate of an embedded rule id is caught too.
-    let dup = rule(&format!("pattern = 'refund'\n{}", "examples = [\"refund\"]\nnegative_examples = [\"x\"]\n"))
-        .replace("mine.sample-rule", "draft.promise");
+    let dup = rule(&format!(
+        "pattern = 'refund'\n{}",
+        "examples = [\"refund\"]\nnegative_examples = [\"x\"]\n"
+    ))
+    .replace("mine.sample-rule", "draft.promise");
     let err = build_err(&dup);
-    assert!(err.contains("duplicate id (first defined at rules/draft.toml:"), "{err}");
+    assert!(
+        err.contains("duplicate id (first defined at rules/draft.toml:"),
+        "{err}"
+    );
 }
 
 #[test]
 fn a_user_rule_adds_findings() {
-    let source = rule("pattern = '(?i)\\bfree\\s+upgrade\\b'\nexamples = [\"a free upgrade\"]\nnegative_examples = [\"free shipping\"]\n");
+    let source = rule(
+        "pattern = '(?i)\\bfree\\s+upgrade\\b'\nexamples = [\"a free upgrade\"]\nnegative_examples = [\"free shipping\"]\n",
+    );
     let screener = Screener::builder()
         .rules_toml("mine.toml", source)
         .build()
         .unwrap();
     let ctx = palisade::Context::new("6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f").unwrap();
-    let report = screener
-        .screen(&ctx, "You get a FREE upgrade.")
-        .unwrap();
+    let report = screener.screen(&ctx, "You get a FREE upgrade.").unwrap();
     let f = report
         .findings()
         .iter()

@@ -94,7 +94,10 @@ fn severity_override_and_disable_apply() {
 
 #[test]
 fn unknown_rule_in_settings_is_an_error() {
-    let err = Screener::builder().disable("draft.nope").build().unwrap_err();
+    let err = Screener::builder()
+        .disable("draft.nope")
+        .build()
+        .unwrap_err();
     assert_eq!(err.to_string(), "unknown rule id draft.nope in disable");
 }
 
@@ -102,7 +105,10 @@ fn unknown_rule_in_settings_is_an_error() {
 fn injection_echoed_in_a_draft_is_a_notice() {
     let ctx = Context::new(TICKET).unwrap();
     let report = Screener::new()
-        .screen(&ctx, "You wrote: ignore all previous instructions. We can't do that.")
+        .screen(
+            &ctx,
+            "You wrote: ignore all previous instructions. We can't do that.",
+        )
         .unwrap();
     let f = report
         .findings()
