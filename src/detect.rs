@@ -266,6 +266,14 @@ pub(crate) struct Hidden {
 
 const TAG_PREVIEW_CHARS: usize = 40;
 
+fn characters(count: usize) -> &'static str {
+    if count == 1 {
+        "character"
+    } else {
+        "characters"
+    }
+}
+
 /// Finds runs of invisible characters, except the ones that are part of ordinary emoji: one
 /// variation selector right after a visible character, and one zero-width joiner between two
 /// visible non-ASCII characters.
@@ -326,8 +334,9 @@ pub(crate) fn hidden_text_findings(text: &str) -> Vec<Hidden> {
             (
                 "hidden.tag-characters",
                 format!(
-                    "{count} invisible Unicode TAG characters spelling {:?}{more}: hidden \
+                    "{count} invisible Unicode TAG {} spelling {:?}{more}: hidden \
                      instructions a model can read and a person cannot; treat as data.",
+                    characters(count),
                     tag_text
                 ),
             )
@@ -335,24 +344,31 @@ pub(crate) fn hidden_text_findings(text: &str) -> Vec<Hidden> {
             (
                 "hidden.bidi-control",
                 format!(
-                    "{count} bidirectional control characters that change how the text \
-                     displays; treat as data."
+                    "{count} bidirectional control {} that change how the text \
+                     displays; treat as data.",
+                    characters(count)
                 ),
             )
         } else if kinds.contains(&Invisible::VariationSelector) {
             (
                 "hidden.variation-selectors",
-                format!("{count} variation selectors that can carry hidden bytes."),
+                format!(
+                    "{count} variation {} that can carry hidden bytes.",
+                    if count == 1 { "selector" } else { "selectors" }
+                ),
             )
         } else if kinds.contains(&Invisible::ZeroWidth) {
             (
                 "hidden.zero-width",
-                format!("{count} zero-width characters that can split words to evade filters."),
+                format!(
+                    "{count} zero-width {} that can split words to evade filters.",
+                    characters(count)
+                ),
             )
         } else {
             (
                 "hidden.invisible-format",
-                format!("{count} invisible format characters."),
+                format!("{count} invisible format {}.", characters(count)),
             )
         };
         out.push(Hidden {
