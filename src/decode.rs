@@ -5,9 +5,8 @@
 //! decodes such runs and runs the credential rules over the result; a finding's span covers
 //! the encoded run in the original text. Every step is bounded: runs shorter than a minimum are
 //! skipped (ordinary words), decoded output that is not mostly printable text is dropped
-//! (images, hashes, random keys), each run decodes at most 16 KiB bytes, a
-//! text at most 256 KiB bytes and 256 runs, nested encodings are
-//! followed to two levels.
+//! (images, hashes, random keys), each run decodes at most 16 KiB, a text
+//! at most 256 KiB and 256 runs, and nested encodings are followed two levels deep.
 
 use std::ops::Range;
 
@@ -112,8 +111,8 @@ impl DecodedRun {
     /// The decoded text.
     ///
     /// ```
-    /// let runs = palisade::decode_runs("a%3Ab%40c%2Fd");
-    /// assert_eq!(runs[0].decoded(), "a:b@c/d");
+    /// let runs = palisade::decode_runs("user%3Apass%40host%2Fdb");
+    /// assert_eq!(runs[0].decoded(), "user:pass@host/db");
     /// ```
     pub fn decoded(&self) -> &str {
         &self.decoded
