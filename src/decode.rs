@@ -150,7 +150,7 @@ fn collect(
         let limit = MAX_DECODED_PER_RUN.min(*budget);
         let raw = &text.as_bytes()[range.clone()];
         let decoded = match encoding {
-            Encoding::Base64 => decode_base64(raw, limit),
+            Encoding::Base64 => base64_bytes(raw, limit).unwrap_or_default(),
             Encoding::Hex => decode_hex(raw, limit),
             Encoding::Percent => decode_percent(raw, limit),
         };
@@ -261,7 +261,9 @@ fn candidate_runs(bytes: &[u8]) -> Vec<(Range<usize>, Encoding)> {
     runs
 }
 
-fn decode_base64(raw: &[u8], limit: usize) -> Vec<u8> {
+/// Decodes base64 (standard or URL-safe, padded or not) up to `limit` output bytes. Stops at
+/// `=`; any other byte outside the alphabets makes it `None`.
+pub(crate) fn base64_bytes(raw: &[u8], limit: usize) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity((raw.len() * 3 / 4).min(limit));
     let mut acc = 0u32;
     let mut bits = 0u32;
@@ -272,7 +274,8 @@ fn decode_base64(raw: &[u8], limit: usize) -> Vec<u8> {
             b'0'..=b'9' => b - b'0' + 52,
             b'+' | b'-' => 62,
             b'/' | b'_' => 63,
-            _ => break,
+            b'=' => break,
+            _ => return None,
         };
         acc = (acc << 6) | u32::from(v);
         bits += 6;
@@ -285,7 +288,7 @@ fn decode_base64(raw: &[u8], limit: usize) -> Vec<u8> {
             }
         }
     }
-    out
+    Some(out)
 }
 
 fn hex_value(b: u8) -> u8 {

@@ -160,56 +160,19 @@ fn token_checksum_ok(token: &[u8], prefix_len: usize) -> bool {
     base62_6(crc32(random)) == check
 }
 
+/// Luhn over the digits, for values long enough to be card numbers.
 fn luhn_ok(value: &[u8]) -> bool {
-    let digits: Vec<u32> = value
-        .iter()
-        .filter(|b| b.is_ascii_digit())
-        .map(|b| u32::from(b - b'0'))
-        .collect();
-    if digits.len() < 12 {
-        return false;
-    }
-    let sum: u32 = digits
-        .iter()
-        .rev()
-        .enumerate()
-        .map(|(i, &d)| {
-            if i % 2 == 1 {
-                let x = d * 2;
-                if x > 9 { x - 9 } else { x }
-            } else {
-                d
-            }
-        })
-        .sum();
-    sum % 10 == 0
+    value.iter().filter(|b| b.is_ascii_digit()).count() >= 12
+        && crate::screen::checks::long_number::luhn(value)
 }
 
-/// Decodes unpadded or padded base64url / base64 (standard alphabet accepted too).
-pub(crate) fn decode_base64_any(input: &[u8]) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(input.len() * 3 / 4);
-    let mut acc = 0u32;
-    let mut bits = 0u32;
-    for &b in input {
-        let v = match b {
-            b'A'..=b'Z' => b - b'A',
-            b'a'..=b'z' => b - b'a' + 26,
-            b'0'..=b'9' => b - b'0' + 52,
-            b'+' | b'-' => 62,
-            b'/' | b'_' => 63,
-            b'=' => break,
-            _ => return None,
-        };
-        acc = (acc << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
-    }
-    Some(out)
+/// A JWT segment, decoded (unpadded base64url; the standard alphabet is accepted too).
+fn decode_base64_any(input: &[u8]) -> Option<Vec<u8>> {
+    crate::decode::base64_bytes(input, JWT_SEGMENT_LIMIT)
 }
+
+/// JWT headers and payloads in a reply are small; a longer segment is not decoded in full.
+const JWT_SEGMENT_LIMIT: usize = 16 * 1024;
 
 fn jwt_ok(token: &[u8]) -> bool {
     let mut parts = token.split(|&b| b == b'.');

@@ -352,7 +352,7 @@ fn iban_checksum(s: &[u8]) -> bool {
 }
 
 /// The Luhn checksum over the digits of `s` (other bytes are skipped).
-fn luhn(s: &[u8]) -> bool {
+pub(crate) fn luhn(s: &[u8]) -> bool {
     let mut sum = 0u32;
     for (k, c) in s.iter().rev().filter(|c| c.is_ascii_digit()).enumerate() {
         let mut d = u32::from(c - b'0');

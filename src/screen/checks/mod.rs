@@ -7,7 +7,7 @@ mod email;
 mod foreign_id;
 mod intro_line;
 mod length;
-mod long_number;
+pub(crate) mod long_number;
 mod placeholder;
 mod promise;
 
