@@ -90,6 +90,19 @@ struct InputOpts {
     /// Replace invalid UTF-8 with U+FFFD (and say so on stderr) instead of failing.
     #[arg(long)]
     lossy: bool,
+    /// Largest text accepted, in bytes (default 1 MiB); a larger one is an error.
+    #[arg(long, value_name = "BYTES")]
+    max_input_bytes: Option<usize>,
+}
+
+impl InputOpts {
+    /// The default detector, or one with the requested input limit.
+    fn detector(&self) -> Result<Detector, Fail> {
+        Ok(match self.max_input_bytes {
+            Some(n) => Detector::builder().max_input_bytes(n).build()?,
+            None => Detector::new(),
+        })
+    }
 }
 
 #[derive(Args)]
@@ -155,7 +168,7 @@ fn run(cli: Cli) -> Result<u8, Fail> {
                 fence = fence.with_random_nonce()?;
             }
             let text = read_stdin(&input)?;
-            let out = Detector::new().fence(&fence, &text)?;
+            let out = input.detector()?.fence(&fence, &text)?;
             let mut stdout = io::stdout().lock();
             if json {
                 serde_json::to_writer(&mut stdout, &out)?;
@@ -180,7 +193,7 @@ fn run(cli: Cli) -> Result<u8, Fail> {
             Ok(0)
         }
         Command::Scan { jsonl, input } => {
-            let detector = Detector::new();
+            let detector = input.detector()?;
             if jsonl {
                 let text = read_stdin(&input)?;
                 return run_jsonl(&text, |value| scan_line(&detector, value));
@@ -188,13 +201,19 @@ fn run(cli: Cli) -> Result<u8, Fail> {
             let text = read_stdin(&input)?;
             let findings = detector.scan(&text)?;
             let mut stdout = io::stdout().lock();
-            serde_json::to_writer(&mut stdout, &serde_json::json!({ "findings": findings }))?;
+            serde_json::to_writer(
+                &mut stdout,
+                &ScanLine {
+                    id: None,
+                    findings: &findings,
+                },
+            )?;
             writeln!(stdout)?;
             Ok(0)
         }
         Command::Query { json, input } => {
             let text = read_stdin(&input)?;
-            let out = Detector::new().clean_query(&text)?;
+            let out = input.detector()?.clean_query(&text)?;
             let mut stdout = io::stdout().lock();
             if json {
                 serde_json::to_writer(&mut stdout, &out)?;
@@ -446,13 +465,30 @@ fn text_field(value: &Value) -> Result<&str, String> {
     }
 }
 
+/// One `scan` output object (`--jsonl`: one per input line, with its id), serialised
+/// directly, keys in the documented order.
+#[derive(Serialize)]
+struct ScanLine<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<&'a Value>,
+    findings: &'a [Finding],
+}
+
+/// One `screen --jsonl` output line.
+#[derive(Serialize)]
+struct ScreenLine<'a> {
+    id: &'a Value,
+    blocked: bool,
+    findings: &'a [Finding],
+}
+
 fn scan_line(detector: &Detector, value: &Value) -> Result<(String, bool), String> {
     let text = text_field(value)?;
     let findings = detector.scan(text).map_err(|e| e.to_string())?;
-    let json = serde_json::to_string(&serde_json::json!({
-        "id": value.get("id").unwrap_or(&Value::Null),
-        "findings": findings,
-    }))
+    let json = serde_json::to_string(&ScanLine {
+        id: Some(value.get("id").unwrap_or(&Value::Null)),
+        findings: &findings,
+    })
     .map_err(|e| e.to_string())?;
     Ok((json, false))
 }
@@ -500,10 +536,15 @@ fn context_from(value: &Value) -> Result<Context, String> {
 }
 
 fn screen(args: ScreenArgs) -> Result<u8, Fail> {
-    let screener = if args.rules.is_empty() {
+    let screener = if args.rules.is_empty() && args.input.max_input_bytes.is_none() {
         Screener::new()
     } else {
-        builder_with(&args.rules).build()?
+        let builder = builder_with(&args.rules);
+        match args.input.max_input_bytes {
+            Some(n) => builder.max_input_bytes(n),
+            None => builder,
+        }
+        .build()?
     };
     let text = read_stdin(&args.input)?;
     if args.jsonl {
@@ -511,11 +552,11 @@ fn screen(args: ScreenArgs) -> Result<u8, Fail> {
             let ctx = context_from(value)?;
             let draft = text_field(value)?;
             let report = screener.screen(&ctx, draft).map_err(|e| e.to_string())?;
-            let json = serde_json::to_string(&serde_json::json!({
-                "id": value.get("id").unwrap_or(&Value::Null),
-                "blocked": report.is_blocked(),
-                "findings": report.findings(),
-            }))
+            let json = serde_json::to_string(&ScreenLine {
+                blocked: report.is_blocked(),
+                findings: report.findings(),
+                id: value.get("id").unwrap_or(&Value::Null),
+            })
             .map_err(|e| e.to_string())?;
             Ok((json, report.is_blocked()))
         });
