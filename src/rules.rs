@@ -4,21 +4,28 @@
 //! normalised view; a rule with keywords runs only when one of them occurs. Stage two: each
 //! candidate rule runs its own linear-time regex (or its named check) for spans.
 
+mod anchor;
 mod builtin;
 mod filters;
 pub(crate) mod schema;
 
 use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 use regex::bytes::{Regex, RegexBuilder};
+use regex_automata::hybrid::dfa::{Cache as DfaCache, DFA};
+use regex_automata::meta::Regex as MetaRegex;
+use regex_automata::{Anchored, Input};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::finding::{Finding, Kind, Severity};
 use crate::normalize::Normalized;
 use crate::screen::{Context, checks};
+use anchor::{Anchor, literal_anchor, parse_hir};
 
 pub(crate) use builtin::BUILTIN_RULE_FILES;
 pub use schema::Status;
@@ -78,8 +85,7 @@ pub(crate) struct CompiledRule {
     pub(crate) info: RuleInfo,
     pub(crate) message: String,
     pub(crate) keywords: Vec<String>,
-    pattern: Option<Regex>,
-    secret_group: Option<usize>,
+    pattern: Option<Pattern>,
     pub(crate) check: Option<CheckName>,
     min_entropy: Option<f64>,
     validate: Option<ValidatorName>,
@@ -93,6 +99,17 @@ pub(crate) fn load_file(
     source: &str,
     limits: &PatternLimits,
 ) -> Result<Vec<CompiledRule>> {
+    load_file_with(file, source, limits, true)
+}
+
+/// Like [`load_file`]; with `eager` unset, patterns are only parsed (for their literals) and
+/// compiled on first use. Only for the embedded rules, which the test suite compiles.
+fn load_file_with(
+    file: &str,
+    source: &str,
+    limits: &PatternLimits,
+    eager: bool,
+) -> Result<Vec<CompiledRule>> {
     let spec: RuleFileSpec = toml::from_str(source).map_err(|e| {
         let (line, column) = e.span().map_or((1, 1), |s| line_col(source, s.start));
         Error::RuleFileSyntax {
@@ -103,9 +120,19 @@ pub(crate) fn load_file(
         }
     })?;
     let mut out = Vec::with_capacity(spec.rule.len());
+    // Rules come in file order: count line breaks once, not from the top for every rule.
+    let (mut counted_to, mut line) = (0usize, 1usize);
     for spanned in spec.rule {
-        let line = line_col(source, spanned.span().start).0;
-        out.push(compile_rule(file, line, spanned.into_inner(), limits)?);
+        let start = spanned.span().start.clamp(counted_to, source.len());
+        line += memchr::memchr_iter(b'\n', &source.as_bytes()[counted_to..start]).count();
+        counted_to = start;
+        out.push(compile_rule(
+            file,
+            line,
+            spanned.into_inner(),
+            limits,
+            eager,
+        )?);
     }
     Ok(out)
 }
@@ -143,6 +170,7 @@ fn compile_rule(
     line: usize,
     spec: RuleSpec,
     limits: &PatternLimits,
+    eager: bool,
 ) -> Result<CompiledRule> {
     let invalid = |reason: String| Error::InvalidRule {
         file: file.to_owned(),
@@ -187,7 +215,6 @@ fn compile_rule(
     {
         return Err(invalid(format!("min_entropy {e} is outside 0..=8")));
     }
-    let mut secret_group = None;
     let pattern = match &spec.pattern {
         None => None,
         Some(p) => {
@@ -198,18 +225,31 @@ fn compile_rule(
                     limits.max_pattern_len
                 )));
             }
-            let re = RegexBuilder::new(p)
-                .unicode(false)
-                .size_limit(limits.compiled_size)
-                .dfa_size_limit(limits.dfa_size)
-                .nest_limit(64)
-                .build()
-                .map_err(|e| invalid(format!("bad pattern: {e}")))?;
-            if re.is_match(b"") {
-                return Err(invalid("pattern matches the empty string".to_owned()));
+            // Embedded patterns were analysed by build.rs; others are parsed here.
+            let (anchor, parses) = match precomputed_anchor(p) {
+                Some(anchor) => (anchor, true),
+                None => match parse_hir(p) {
+                    Some(hir) => (literal_anchor(&hir), true),
+                    None => (None, false),
+                },
+            };
+            let pattern = Pattern {
+                source: p.clone(),
+                limits: *limits,
+                anchor,
+                compiled: OnceLock::new(),
+                anchored: OnceLock::new(),
+                groups: OnceLock::new(),
+            };
+            // A pattern that does not parse is compiled now for the regex crate's own error.
+            if eager || !parses {
+                let compiled = compile_pattern(p, limits).map_err(invalid)?;
+                if compiled.regex.is_match(b"") {
+                    return Err(invalid("pattern matches the empty string".to_owned()));
+                }
+                let _ = pattern.compiled.set(Some(compiled));
             }
-            secret_group = re.capture_names().position(|n| n == Some("secret"));
-            Some(re)
+            Some(pattern)
         }
     };
     if spec.check.is_some() && pattern.is_some() {
@@ -231,7 +271,6 @@ fn compile_rule(
         message: spec.message.trim().to_owned(),
         keywords: spec.keywords,
         pattern,
-        secret_group,
         check: spec.check,
         min_entropy: spec.min_entropy,
         validate: spec.validate,
@@ -240,15 +279,225 @@ fn compile_rule(
     })
 }
 
+/// A rule's pattern: its source, the literals every match starts with, and the compiled
+/// engines (built on first use for the embedded rules, at load time for users' files).
+#[derive(Debug)]
+struct Pattern {
+    source: String,
+    limits: PatternLimits,
+    /// Literals that every match carries near its start, when the pattern has a few: the
+    /// engine then confirms the pattern only where one occurs.
+    anchor: Option<Anchor>,
+    /// The regex, for spans, capture groups and whole-text searches. `None` inside when
+    /// compiling failed (only possible for a lazily compiled embedded rule; the test suite
+    /// compiles them all).
+    compiled: OnceLock<Option<CompiledPattern>>,
+    /// Lazy DFA for anchored confirmation at a literal's position (anchored rules). Built on
+    /// the rule's first literal occurrence; the regex only when it first matches.
+    anchored: OnceLock<Option<DFA>>,
+    /// The capture groups of a confirmed match, found by an anchored search over its span
+    /// (built on the rule's first match, for rules with a `secret` group).
+    groups: OnceLock<Option<MetaRegex>>,
+}
+
+#[derive(Debug)]
+struct CompiledPattern {
+    regex: Regex,
+    secret_group: Option<usize>,
+}
+
+impl Pattern {
+    fn get(&self) -> Option<&CompiledPattern> {
+        self.compiled
+            .get_or_init(|| compile_pattern(&self.source, &self.limits).ok())
+            .as_ref()
+    }
+
+    fn group_regex(&self) -> Option<&MetaRegex> {
+        self.groups
+            .get_or_init(|| {
+                MetaRegex::builder()
+                    .syntax(
+                        regex_automata::util::syntax::Config::new()
+                            .unicode(false)
+                            .utf8(false)
+                            .nest_limit(64),
+                    )
+                    .configure(
+                        MetaRegex::config()
+                            .utf8_empty(false)
+                            .nfa_size_limit(Some(self.limits.compiled_size))
+                            .onepass_size_limit(Some(self.limits.compiled_size))
+                            .dfa_size_limit(Some(self.limits.compiled_size))
+                            .hybrid_cache_capacity(self.limits.dfa_size),
+                    )
+                    .build(&self.source)
+                    .ok()
+            })
+            .as_ref()
+    }
+
+    fn dfa(&self) -> Option<&DFA> {
+        self.anchored
+            .get_or_init(|| anchored_dfa(&self.source, &self.limits))
+            .as_ref()
+    }
+}
+
+fn compile_pattern(
+    pattern: &str,
+    limits: &PatternLimits,
+) -> std::result::Result<CompiledPattern, String> {
+    let regex = RegexBuilder::new(pattern)
+        .unicode(false)
+        .size_limit(limits.compiled_size)
+        .dfa_size_limit(limits.dfa_size)
+        .nest_limit(64)
+        .build()
+        .map_err(|e| format!("bad pattern: {e}"))?;
+    let secret_group = regex.capture_names().position(|n| n == Some("secret"));
+    Ok(CompiledPattern {
+        regex,
+        secret_group,
+    })
+}
+
+/// The forward lazy DFA (no capture groups) that anchored confirmation steps through.
+fn anchored_dfa(pattern: &str, limits: &PatternLimits) -> Option<DFA> {
+    DFA::builder()
+        .configure(DFA::config().cache_capacity(limits.dfa_size))
+        .syntax(
+            regex_automata::util::syntax::Config::new()
+                .unicode(false)
+                .utf8(false)
+                .nest_limit(64),
+        )
+        .thompson(
+            regex_automata::nfa::thompson::Config::new()
+                .utf8(false)
+                .which_captures(regex_automata::nfa::thompson::WhichCaptures::None)
+                .nfa_size_limit(Some(limits.compiled_size)),
+        )
+        .build(pattern)
+        .ok()
+}
+
+/// The anchor of an embedded pattern, computed by `build.rs`; `None` if the pattern is not an
+/// embedded one (then [`literal_anchor`] works it out).
+fn precomputed_anchor(pattern: &str) -> Option<Option<Anchor>> {
+    mod table {
+        include!(concat!(env!("OUT_DIR"), "/builtin_anchors.rs"));
+    }
+    let table = table::BUILTIN_ANCHORS;
+    let i = table.binary_search_by(|(p, _)| (*p).cmp(pattern)).ok()?;
+    Some(table[i].1.map(|(max_offset, literals)| Anchor {
+        max_offset,
+        literals: literals.iter().map(|l| l.to_vec()).collect(),
+    }))
+}
+
+/// Why an anchored confirmation stopped without an answer.
+enum Unsure {
+    /// The byte budget for this rule and text is spent (hostile input): search the rest of the
+    /// text with the regex instead, which is linear.
+    Budget,
+    /// The lazy DFA could not continue (cache trouble): the same fallback.
+    GaveUp,
+}
+
+/// The end of the leftmost-first match that starts exactly at `at`, if any, stepping the lazy
+/// DFA by hand so the bytes examined can be counted against `budget`.
+fn anchored_end(
+    dfa: &DFA,
+    cache: &mut DfaCache,
+    hay: &[u8],
+    at: usize,
+    budget: &mut usize,
+) -> std::result::Result<Option<usize>, Unsure> {
+    let input = Input::new(hay).range(at..).anchored(Anchored::Yes);
+    let mut sid = dfa
+        .start_state_forward(cache, &input)
+        .map_err(|_| Unsure::GaveUp)?;
+    let mut end = None;
+    for (i, &b) in hay.iter().enumerate().skip(at) {
+        if *budget == 0 {
+            return Err(Unsure::Budget);
+        }
+        *budget -= 1;
+        sid = dfa.next_state(cache, sid, b).map_err(|_| Unsure::GaveUp)?;
+        if sid.is_tagged() {
+            if sid.is_match() {
+                // Matches are reported one byte late: this one ends before byte `i`.
+                end = Some(i);
+            } else if sid.is_dead() {
+                return Ok(end);
+            } else if sid.is_quit() {
+                return Err(Unsure::GaveUp);
+            }
+        }
+    }
+    sid = dfa.next_eoi_state(cache, sid).map_err(|_| Unsure::GaveUp)?;
+    if sid.is_match() {
+        end = Some(hay.len());
+    }
+    Ok(end)
+}
+
+/// Which rules a prefilter literal belongs to, and how.
+#[derive(Debug, Default)]
+struct LiteralUse {
+    /// Rules that list it in `keywords`: one occurrence anywhere makes them candidates.
+    keyword_of: Vec<u32>,
+    /// Rules whose every match starts with one of their prefix literals: each occurrence is a
+    /// place to confirm the pattern.
+    prefix_of: Vec<u32>,
+}
+
+/// Per-scan working memory, kept between scans so a scan allocates nothing of its own.
+#[derive(Debug, Default)]
+struct Scratch {
+    candidate: Vec<bool>,
+    /// (rule, view offset) of every prefix-literal occurrence.
+    hits: Vec<(u32, usize)>,
+    /// One lazy-DFA cache per rule, created when the rule first confirms a hit.
+    caches: Vec<Option<DfaCache>>,
+}
+
 /// Compiled rules plus the keyword prefilter. Immutable once built.
 #[derive(Debug)]
 pub(crate) struct RuleSet {
     rules: Vec<CompiledRule>,
-    /// Keyword automaton; pattern index `i` belongs to the rules in `keyword_rules[i]`.
+    /// One automaton over every keyword and every derived prefix literal; pattern index `i`
+    /// is used as `literal_uses[i]` says.
+    /// Starts as a contiguous NFA (quick to build: a process that screens one draft starts
+    /// fast); see `fast_prefilter`.
     prefilter: Option<AhoCorasick>,
-    keyword_rules: Vec<Vec<u32>>,
-    /// Rules without keywords: they run on every text.
+    /// The same automaton as a DFA (about a third fewer instructions per byte, several times
+    /// the build cost), built once the set has scanned [`UPGRADE_AFTER_BYTES`].
+    fast_prefilter: OnceLock<Option<AhoCorasick>>,
+    literals: Vec<Vec<u8>>,
+    scanned: AtomicUsize,
+    literal_uses: Vec<LiteralUse>,
+    /// Rules without keywords: candidates on every text.
     always: Vec<u32>,
+    scratch: Mutex<Vec<Scratch>>,
+}
+
+/// Bytes a rule set scans with its quick-to-build prefilter before building the faster one.
+const UPGRADE_AFTER_BYTES: usize = 256 * 1024;
+
+fn build_prefilter(literals: &[Vec<u8>], kind: AhoCorasickKind) -> Result<AhoCorasick> {
+    AhoCorasickBuilder::new()
+        .ascii_case_insensitive(true)
+        .match_kind(MatchKind::Standard)
+        .kind(Some(kind))
+        .build(literals)
+        .map_err(|e| Error::InvalidRule {
+            file: "<keywords>".to_owned(),
+            line: 0,
+            rule: "<prefilter>".to_owned(),
+            reason: e.to_string(),
+        })
 }
 
 impl RuleSet {
@@ -268,52 +517,59 @@ impl RuleSet {
                 });
             }
         }
-        let mut keyword_index: HashMap<String, usize> = HashMap::new();
-        let mut keywords: Vec<String> = Vec::new();
-        let mut keyword_rules: Vec<Vec<u32>> = Vec::new();
+        let mut literal_index: HashMap<Vec<u8>, usize> = HashMap::new();
+        let mut literals: Vec<Vec<u8>> = Vec::new();
+        let mut literal_uses: Vec<LiteralUse> = Vec::new();
+        let mut use_of = |lit: Vec<u8>| -> usize {
+            *literal_index.entry(lit.clone()).or_insert_with(|| {
+                literals.push(lit);
+                literal_uses.push(LiteralUse::default());
+                literals.len() - 1
+            })
+        };
+        let mut uses: Vec<(usize, u32, bool)> = Vec::new();
         let mut always = Vec::new();
         for (i, r) in rules.iter().enumerate() {
             if r.info.status == Status::Deprecated {
                 continue;
             }
+            let i = i as u32;
             if r.keywords.is_empty() {
-                always.push(i as u32);
-                continue;
+                always.push(i);
             }
             for kw in &r.keywords {
-                let key = kw.to_ascii_lowercase();
-                let idx = *keyword_index.entry(key.clone()).or_insert_with(|| {
-                    keywords.push(key);
-                    keyword_rules.push(Vec::new());
-                    keywords.len() - 1
-                });
-                if !keyword_rules[idx].contains(&(i as u32)) {
-                    keyword_rules[idx].push(i as u32);
+                uses.push((use_of(kw.to_ascii_lowercase().into_bytes()), i, true));
+            }
+            if let Some(anchor) = r.pattern.as_ref().and_then(|p| p.anchor.as_ref()) {
+                for lit in &anchor.literals {
+                    uses.push((use_of(lit.clone()), i, false));
                 }
             }
         }
-        let prefilter = if keywords.is_empty() {
+        for (lit, rule, keyword) in uses {
+            let list = if keyword {
+                &mut literal_uses[lit].keyword_of
+            } else {
+                &mut literal_uses[lit].prefix_of
+            };
+            if !list.contains(&rule) {
+                list.push(rule);
+            }
+        }
+        let prefilter = if literals.is_empty() {
             None
         } else {
-            Some(
-                AhoCorasickBuilder::new()
-                    .ascii_case_insensitive(true)
-                    .match_kind(MatchKind::Standard)
-                    .kind(Some(AhoCorasickKind::DFA))
-                    .build(&keywords)
-                    .map_err(|e| Error::InvalidRule {
-                        file: "<keywords>".to_owned(),
-                        line: 0,
-                        rule: "<prefilter>".to_owned(),
-                        reason: e.to_string(),
-                    })?,
-            )
+            Some(build_prefilter(&literals, AhoCorasickKind::ContiguousNFA)?)
         };
         Ok(RuleSet {
             rules,
             prefilter,
-            keyword_rules,
+            fast_prefilter: OnceLock::new(),
+            literals,
+            scanned: AtomicUsize::new(0),
+            literal_uses,
             always,
+            scratch: Mutex::new(Vec::new()),
         })
     }
 
@@ -321,7 +577,23 @@ impl RuleSet {
         &self.rules
     }
 
+    /// Counts bytes scanned with the NFA prefilter; the scan that crosses the threshold builds
+    /// the DFA (other threads keep using the NFA meanwhile). Both report the same matches.
+    fn count_scanned(&self, bytes: usize) {
+        let cost = bytes.saturating_add(256);
+        let before = self.scanned.fetch_add(cost, Ordering::Relaxed);
+        if before < UPGRADE_AFTER_BYTES && before.saturating_add(cost) >= UPGRADE_AFTER_BYTES {
+            self.fast_prefilter
+                .get_or_init(|| build_prefilter(&self.literals, AhoCorasickKind::DFA).ok());
+        }
+    }
+
     /// Runs every candidate rule over `view` and appends findings (unsorted).
+    ///
+    /// One pass of the prefilter finds every keyword and prefix literal. A rule with keywords
+    /// runs only when one occurs; a rule with prefix literals is confirmed only where one
+    /// occurs, with an anchored search at that offset (the same matches as searching the whole
+    /// text, since every match starts at such an occurrence); other rules search the text.
     pub(crate) fn scan(
         &self,
         view: &Normalized<'_>,
@@ -329,22 +601,209 @@ impl RuleSet {
         keep: &dyn Fn(&CompiledRule) -> bool,
         out: &mut Vec<Finding>,
     ) {
-        let mut candidate = vec![false; self.rules.len()];
+        let mut scratch = self
+            .scratch
+            .lock()
+            .ok()
+            .and_then(|mut pool| pool.pop())
+            .unwrap_or_default();
+        self.scan_with(&mut scratch, view, ctx, keep, out);
+        if let Ok(mut pool) = self.scratch.lock() {
+            pool.push(scratch);
+        }
+    }
+
+    fn scan_with(
+        &self,
+        scratch: &mut Scratch,
+        view: &Normalized<'_>,
+        ctx: Option<&Context>,
+        keep: &dyn Fn(&CompiledRule) -> bool,
+        out: &mut Vec<Finding>,
+    ) {
+        let Scratch {
+            candidate,
+            hits,
+            caches,
+        } = scratch;
+        candidate.clear();
+        candidate.resize(self.rules.len(), false);
+        hits.clear();
         for &i in &self.always {
             candidate[i as usize] = true;
         }
-        if let Some(ac) = &self.prefilter {
-            for m in ac.find_overlapping_iter(view.as_str()) {
-                for &i in &self.keyword_rules[m.pattern().as_usize()] {
+        let hay = view.as_str().as_bytes();
+        let fast = self.fast_prefilter.get().and_then(Option::as_ref);
+        if let Some(ac) = fast.or(self.prefilter.as_ref()) {
+            if fast.is_none() {
+                self.count_scanned(hay.len());
+            }
+            for m in ac.find_overlapping_iter(hay) {
+                let uses = &self.literal_uses[m.pattern().as_usize()];
+                for &i in &uses.keyword_of {
                     candidate[i as usize] = true;
+                }
+                for &i in &uses.prefix_of {
+                    hits.push((i, m.start()));
                 }
             }
         }
+        // Occurrences for rules that no keyword selected are not confirmed.
+        hits.retain(|&(i, _)| candidate[i as usize]);
+        hits.sort_unstable();
+        hits.dedup();
+        if caches.len() < self.rules.len() {
+            caches.resize_with(self.rules.len(), || None);
+        }
+        let mut rest: &[(u32, usize)] = hits;
         for (i, rule) in self.rules.iter().enumerate() {
-            if candidate[i] && keep(rule) {
-                run_rule(rule, view, ctx, out);
+            // This rule's hits are the next run of `hits` (sorted by rule, then offset).
+            let n = rest.iter().take_while(|&&(r, _)| r as usize == i).count();
+            let (mine, later) = rest.split_at(n);
+            rest = later;
+            if !candidate[i] || !keep(rule) {
+                continue;
+            }
+            let anchored = rule.pattern.as_ref().and_then(|p| {
+                let anchor = p.anchor.as_ref()?;
+                Some((anchor, p, p.dfa()?))
+            });
+            match anchored {
+                Some((anchor, pattern, dfa)) => {
+                    if mine.is_empty() {
+                        continue;
+                    }
+                    let cache = caches[i].get_or_insert_with(|| dfa.create_cache());
+                    let hits = Hits {
+                        offsets: mine,
+                        max_offset: anchor.max_offset,
+                    };
+                    run_at_hits(rule, pattern, dfa, cache, &hits, view, out);
+                }
+                None => run_rule(rule, view, ctx, out),
             }
         }
+    }
+}
+
+/// Where a rule's anchor literals occur, and how far before them a match may start.
+struct Hits<'h> {
+    offsets: &'h [(u32, usize)],
+    max_offset: usize,
+}
+
+/// Confirms an anchored rule at the starts each literal occurrence allows, in order,
+/// reporting the same matches as the regex's own non-overlapping search over the whole view:
+/// every match starts within `max_offset` bytes before an occurrence, so no start outside
+/// those windows can match, and starts are tried in increasing order.
+fn run_at_hits(
+    rule: &CompiledRule,
+    pattern: &Pattern,
+    dfa: &DFA,
+    cache: &mut DfaCache,
+    hits: &Hits<'_>,
+    view: &Normalized<'_>,
+    out: &mut Vec<Finding>,
+) {
+    let hay = view.as_str().as_bytes();
+    // Each confirmation stops where the DFA dies, usually a few bytes on; the budget keeps a
+    // text built to make every confirmation run long (one long line full of literals) linear.
+    let mut budget = hay.len().saturating_mul(4).saturating_add(4096);
+    // Every start before `next` has been tried (or lies in no window, or inside a match).
+    let mut next = 0;
+    for &(_, at) in hits.offsets {
+        let mut start = next.max(at.saturating_sub(hits.max_offset));
+        while start <= at {
+            match anchored_end(dfa, cache, hay, start, &mut budget) {
+                Ok(None) => start += 1,
+                Ok(Some(end)) => {
+                    if let Some(compiled) = pattern.get() {
+                        emit_match(rule, pattern, compiled, view, start, end, out);
+                    }
+                    start = end.max(start + 1);
+                }
+                Err(Unsure::Budget | Unsure::GaveUp) => {
+                    // No match starts before `start`: the regex from there finds the rest.
+                    if let Some(compiled) = pattern.get() {
+                        search_from(rule, compiled, view, start, out);
+                    }
+                    return;
+                }
+            }
+        }
+        next = next.max(start);
+    }
+}
+
+/// Reports the match `start..end` (found by the DFA) with its secret group if it has one.
+fn emit_match(
+    rule: &CompiledRule,
+    pattern: &Pattern,
+    compiled: &CompiledPattern,
+    view: &Normalized<'_>,
+    start: usize,
+    end: usize,
+    out: &mut Vec<Finding>,
+) {
+    let hay = view.as_str().as_bytes();
+    let Some(group) = compiled.secret_group else {
+        push_match(rule, view, start..end, out);
+        return;
+    };
+    if let Some(re) = pattern.group_regex() {
+        // Capture groups of the match the DFA found, searched only over `start..end` and
+        // anchored (no reverse search for the start; look-around still sees the whole view).
+        // The match is the same: it was the leftmost-first one at `start`, and it fits.
+        let mut caps = re.create_captures();
+        re.search_captures(
+            &Input::new(hay).range(start..end).anchored(Anchored::Yes),
+            &mut caps,
+        );
+        if let Some(whole) = caps.get_match() {
+            let span = caps.get_group(group).unwrap_or(whole.span());
+            push_match(rule, view, span.range(), out);
+            return;
+        }
+    }
+    // The leftmost match from `start` is the one the DFA found.
+    if let Some(caps) = compiled.regex.captures_at(hay, start)
+        && let Some(whole) = caps.get(0)
+    {
+        let m = caps.get(group).unwrap_or(whole);
+        push_match(rule, view, m.range(), out);
+    }
+}
+
+/// The regex's own search from `from` to the end of the view.
+fn search_from(
+    rule: &CompiledRule,
+    compiled: &CompiledPattern,
+    view: &Normalized<'_>,
+    from: usize,
+    out: &mut Vec<Finding>,
+) {
+    let hay = view.as_str().as_bytes();
+    let re = &compiled.regex;
+    let mut at = from;
+    while at <= hay.len() {
+        let next = if let Some(group) = compiled.secret_group {
+            let Some(caps) = re.captures_at(hay, at) else {
+                break;
+            };
+            let Some(whole) = caps.get(0) else { break };
+            let m = caps.get(group).unwrap_or(whole);
+            push_match(rule, view, m.range(), out);
+            whole.range()
+        } else {
+            let Some(m) = re.find_at(hay, at) else { break };
+            push_match(rule, view, m.range(), out);
+            m.range()
+        };
+        at = if next.end > next.start {
+            next.end
+        } else {
+            next.end + 1
+        };
     }
 }
 
@@ -376,11 +835,12 @@ pub(crate) fn run_rule(
         );
         return;
     }
-    let Some(re) = &rule.pattern else {
+    let Some(compiled) = rule.pattern.as_ref().and_then(Pattern::get) else {
         return;
     };
+    let re = &compiled.regex;
     let hay = view.as_str().as_bytes();
-    if let Some(group) = rule.secret_group {
+    if let Some(group) = compiled.secret_group {
         for caps in re.captures_iter(hay) {
             let Some(whole) = caps.get(0) else { continue };
             let m = caps.get(group).unwrap_or(whole);
@@ -516,14 +976,30 @@ pub(crate) fn check_examples<'a>(
 pub(crate) fn builtin_rules(limits: &PatternLimits) -> Result<Vec<CompiledRule>> {
     let mut all = Vec::new();
     for (file, source) in BUILTIN_RULE_FILES {
-        all.extend(load_file(file, source, limits)?);
+        all.extend(load_file_with(file, source, limits, false)?);
     }
     Ok(all)
 }
 
 #[cfg(test)]
 mod tests {
+    use super::anchor::MAX_PREFIXES;
     use super::*;
+
+    /// The table build.rs writes holds what the library computes for each embedded pattern.
+    #[test]
+    fn precomputed_anchors_match() {
+        for (file, source) in BUILTIN_RULE_FILES {
+            let table: toml::Table = toml::from_str(source).unwrap();
+            for rule in table["rule"].as_array().unwrap() {
+                let Some(p) = rule.get("pattern").and_then(|p| p.as_str()) else {
+                    continue;
+                };
+                let computed = literal_anchor(&parse_hir(p).unwrap());
+                assert_eq!(precomputed_anchor(p), Some(computed), "{file}: {p}");
+            }
+        }
+    }
 
     #[test]
     fn ids_follow_the_convention() {
@@ -541,6 +1017,206 @@ mod tests {
         assert_eq!(line_col(s, 0), (1, 1));
         assert_eq!(line_col(s, 3), (2, 2));
         assert_eq!(line_col(s, 5), (3, 1));
+    }
+
+    /// Every embedded pattern compiles (they are compiled lazily in a running screener).
+    #[test]
+    fn every_builtin_pattern_compiles() {
+        let limits = PatternLimits::default();
+        for (file, source) in BUILTIN_RULE_FILES {
+            for rule in load_file(file, source, &limits).unwrap() {
+                if let Some(p) = &rule.pattern {
+                    assert!(p.get().is_some(), "{}", rule.info.id);
+                    assert!(p.dfa().is_some() || p.anchor.is_none(), "{}", rule.info.id);
+                }
+            }
+        }
+    }
+
+    /// The one-pass engine (prefilter, anchored confirmation at literal occurrences) gives
+    /// exactly the findings of running each keyword-selected rule's regex over the whole view.
+    #[test]
+    fn anchored_confirmation_matches_whole_text_search() {
+        let limits = PatternLimits::default();
+        let set = RuleSet::new(builtin_rules(&limits).unwrap()).unwrap();
+        let mut texts: Vec<String> = Vec::new();
+        for rule in set.rules() {
+            for ex in rule.examples.iter().chain(&rule.negative_examples) {
+                texts.push(ex.text().to_owned());
+            }
+        }
+        let joined_space = texts.join(" ");
+        let joined_line = texts.join("\n");
+        let glued = texts.concat();
+        texts.extend([joined_space, joined_line, glued]);
+        for fixture in [
+            include_str!("../benches/fixtures/draft_dirty.txt"),
+            include_str!("../benches/fixtures/ticket_unicode.txt"),
+            include_str!("../benches/fixtures/marker_fragments.txt"),
+            include_str!("../benches/fixtures/digits.txt"),
+        ] {
+            texts.push(fixture.to_owned());
+        }
+        let ctx = Context::example();
+        let key = |f: &Finding| {
+            (
+                f.span().start,
+                f.span().end,
+                f.rule().to_owned(),
+                f.message().to_owned(),
+            )
+        };
+        for text in &texts {
+            let view = Normalized::new(text);
+            let mut fast = Vec::new();
+            set.scan(&view, Some(&ctx), &|_| true, &mut fast);
+            let lower = view.as_str().to_ascii_lowercase();
+            let mut slow = Vec::new();
+            for rule in set.rules() {
+                if rule.info.status == Status::Deprecated {
+                    continue;
+                }
+                let gate = rule.keywords.is_empty()
+                    || rule
+                        .keywords
+                        .iter()
+                        .any(|k| lower.contains(&k.to_ascii_lowercase()));
+                if gate {
+                    run_rule(rule, &view, Some(&ctx), &mut slow);
+                }
+            }
+            let mut fast: Vec<_> = fast.iter().map(key).collect();
+            let mut slow: Vec<_> = slow.iter().map(key).collect();
+            fast.sort();
+            slow.sort();
+            assert_eq!(fast, slow, "on {text:?}");
+        }
+    }
+
+    /// A text built so every confirmation runs to the end of one long line spends the budget;
+    /// the rest of the text is then searched by the regex, with the same findings.
+    #[test]
+    fn long_confirmations_fall_back_to_the_regex() {
+        let toml = r#"
+[[rule]]
+id = "test.long-tail"
+kind = "injection"
+severity = "notice"
+description = "d"
+rationale = "r"
+message = "m"
+pattern = '(?i)\bfoo\b[^\n]*\bzzz\b'
+examples = ["foo then zzz"]
+negative_examples = ["foo alone"]
+"#;
+        let limits = PatternLimits::default();
+        let set = RuleSet::new(load_file("t.toml", toml, &limits).unwrap()).unwrap();
+        let rule = &set.rules()[0];
+        assert!(rule.pattern.as_ref().unwrap().anchor.is_some());
+        for tail in ["", " zzz", " zzz\nfoo zzz"] {
+            let text = format!("{}{tail}", "foo ".repeat(20_000));
+            let view = Normalized::new(&text);
+            let mut fast = Vec::new();
+            set.scan(&view, None, &|_| true, &mut fast);
+            let mut slow = Vec::new();
+            run_rule(rule, &view, None, &mut slow);
+            let spans = |v: &[Finding]| v.iter().map(Finding::span).collect::<Vec<_>>();
+            assert_eq!(spans(&fast), spans(&slow), "tail {tail:?}");
+        }
+    }
+
+    /// The same comparison on texts glued together from rule examples at random (fixed seed),
+    /// so literals land next to each other, inside words and at text edges.
+    #[test]
+    fn anchored_confirmation_matches_on_mixed_examples() {
+        let limits = PatternLimits::default();
+        let set = RuleSet::new(builtin_rules(&limits).unwrap()).unwrap();
+        let pieces: Vec<&str> = set
+            .rules()
+            .iter()
+            .flat_map(|r| r.examples.iter().chain(&r.negative_examples))
+            .map(ExampleSpec::text)
+            .collect();
+        let glue = [
+            " ", "\n", "", ",", ".", "x", "_", "-", "=", ":", "\"", "'", "  ", "\t",
+        ];
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let ctx = Context::example();
+        let key = |f: &Finding| (f.span(), f.rule().to_owned(), f.message().to_owned());
+        for _ in 0..400 {
+            let mut text = String::new();
+            for _ in 0..1 + next(4) {
+                text.push_str(glue[next(glue.len())]);
+                let piece = pieces[next(pieces.len())];
+                if next(4) == 0 {
+                    text.push_str(&piece.to_ascii_uppercase());
+                } else {
+                    text.push_str(piece);
+                }
+            }
+            let view = Normalized::new(&text);
+            let mut fast = Vec::new();
+            set.scan(&view, Some(&ctx), &|_| true, &mut fast);
+            let lower = view.as_str().to_ascii_lowercase();
+            let mut slow = Vec::new();
+            for rule in set.rules() {
+                let gate = rule.keywords.is_empty()
+                    || rule
+                        .keywords
+                        .iter()
+                        .any(|k| lower.contains(&k.to_ascii_lowercase()));
+                if rule.info.status != Status::Deprecated && gate {
+                    run_rule(rule, &view, Some(&ctx), &mut slow);
+                }
+            }
+            let mut fast: Vec<_> = fast.iter().map(key).collect();
+            let mut slow: Vec<_> = slow.iter().map(key).collect();
+            fast.sort_by(|a, b| {
+                (a.0.start, a.0.end, &a.1, &a.2).cmp(&(b.0.start, b.0.end, &b.1, &b.2))
+            });
+            slow.sort_by(|a, b| {
+                (a.0.start, a.0.end, &a.1, &a.2).cmp(&(b.0.start, b.0.end, &b.1, &b.2))
+            });
+            assert_eq!(fast, slow, "on {text:?}");
+        }
+    }
+
+    #[test]
+    fn anchors_cover_case_and_leading_context() {
+        let anchor = |p: &str| literal_anchor(&parse_hir(p).unwrap());
+        // Case folds away; whitespace in a view is one space or newline.
+        let a = anchor(r"(?i)\b(?:ignore|disregard)\s+previous").unwrap();
+        assert_eq!(a.max_offset, 0);
+        let lits = |v: &[&str]| v.iter().map(|s| s.as_bytes().to_vec()).collect::<Vec<_>>();
+        assert_eq!(
+            a.literals,
+            lits(&["disregard\n", "disregard ", "ignore\n", "ignore "])
+        );
+        // Leading context of bounded length: the literal may start a few bytes in.
+        let a = anchor(r"(?:^|\n)[^\w\n]{0,3}(?:Human|Assistant)\s*:").unwrap();
+        assert_eq!(a.max_offset, 4);
+        assert_eq!(
+            a.literals,
+            lits(&[
+                "assistant\n",
+                "assistant ",
+                "assistant:",
+                "human\n",
+                "human ",
+                "human:"
+            ])
+        );
+        let a = anchor(r"key-[0-9a-f]{32}").unwrap();
+        assert!(a.literals.len() <= MAX_PREFIXES);
+        assert!(a.literals.iter().all(|l| l.starts_with(b"key-")));
+        assert_eq!(anchor(r"[0-9]+"), None);
+        assert_eq!(anchor(r"\w+@\w+"), None);
     }
 
     #[test]

@@ -721,13 +721,17 @@ fn planted_secret() -> impl Strategy<Value = (String, String)> {
     prop_oneof![
         "AKIA[A-Z2-7]{16}".prop_map(|v| (v.clone(), v)),
         "ghp_[A-Za-z0-9]{36}".prop_map(|v| (v.clone(), v)),
-        "[A-Za-z0-9!#%&*+?^_~]{14}".prop_map(|v| (format!("password: {v}"), v)),
+        // A password as a draft would hand it out: starts with a letter, holds a digit.
+        "[A-Za-z][A-Za-z0-9!#&+?^_~]{12}[0-9]".prop_map(|v| (format!("password: {v}"), v)),
     ]
     .prop_filter("high-entropy value", |(_, v)| {
-        let mut chars: Vec<char> = v.chars().collect();
+        // Distinct characters of the random part (after any fixed prefix): real secrets are
+        // random; a value like `AAAA0000` is a placeholder, which the rules drop on purpose.
+        let random = v.trim_start_matches("AKIA").trim_start_matches("ghp_");
+        let mut chars: Vec<char> = random.chars().collect();
         chars.sort_unstable();
         chars.dedup();
-        chars.len() >= 8
+        chars.len() >= 10
     })
 }
 

@@ -1,0 +1,269 @@
+//! Anchors: the literals that every match of a pattern carries near its start.
+//!
+//! The engine puts every rule's anchor literals into one Aho-Corasick automaton, run once over
+//! the normalised view, and confirms a rule's pattern only where one of its literals occurs
+//! (see `RuleSet::scan`). This file is also compiled by `build.rs`, which computes the anchors
+//! of the embedded rules ahead of time so a process does not parse every pattern at start-up;
+//! it therefore uses nothing from the crate but `regex-syntax`.
+
+use regex_syntax::hir::literal::{ExtractKind, Extractor};
+use regex_syntax::hir::{Capture, Class, Hir, HirKind, Repetition};
+
+/// The syntax settings every pattern is compiled with (`regex::bytes`, no Unicode classes).
+/// `None` if the pattern does not parse (the regex crate then reports why).
+pub(crate) fn parse_hir(pattern: &str) -> Option<Hir> {
+    regex_syntax::ParserBuilder::new()
+        .unicode(false)
+        .utf8(false)
+        .nest_limit(64)
+        .build()
+        .parse(pattern)
+        .ok()
+}
+
+/// Most literals a pattern may contribute to the shared prefilter.
+pub(crate) const MAX_PREFIXES: usize = 64;
+/// Longest stretch a match may run before its literal for the literal to be used.
+const MAX_LITERAL_OFFSET: usize = 32;
+
+/// Literals that anchor every match of a pattern: each match has one of `literals` (compared
+/// ASCII case-insensitively) starting at most `max_offset` bytes after the match's start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Anchor {
+    /// How far after a match's start its literal may begin.
+    pub(crate) max_offset: usize,
+    /// ASCII-lowercased, sorted, compared ASCII case-insensitively.
+    pub(crate) literals: Vec<Vec<u8>>,
+}
+
+/// The anchor of a pattern, or `None` when it has no usable one (it then searches the text).
+pub(crate) fn literal_anchor(hir: &Hir) -> Option<Anchor> {
+    anchor_of(&fold_ascii_case(hir))
+}
+
+fn anchor_of(hir: &Hir) -> Option<Anchor> {
+    match hir.kind() {
+        HirKind::Alternation(branches) => {
+            let mut max_offset = 0;
+            let mut literals = Vec::new();
+            for branch in branches {
+                let a = anchor_of(branch)?;
+                max_offset = max_offset.max(a.max_offset);
+                literals.extend(a.literals);
+            }
+            let literals = few_literals(literals)?;
+            (quality(&literals) >= MIN_QUALITY).then_some(Anchor {
+                max_offset,
+                literals,
+            })
+        }
+        HirKind::Capture(c) => anchor_of(&c.sub),
+        _ => {
+            let mut items = Vec::new();
+            flatten_concat(hir, &mut items);
+            // The best-quality literals within reach of the start (earliest on a tie).
+            let mut best: Option<(usize, Anchor)> = None;
+            let mut offset = 0usize;
+            for k in 0..items.len().min(MAX_ANCHOR_TRIES) {
+                if let Some(literals) = prefix_literals(&Hir::concat(items[k..].to_vec())) {
+                    let q = quality(&literals);
+                    if best.as_ref().is_none_or(|(b, _)| q > *b) {
+                        best = Some((
+                            q,
+                            Anchor {
+                                max_offset: offset,
+                                literals,
+                            },
+                        ));
+                    }
+                    if q >= GOOD_QUALITY {
+                        break;
+                    }
+                }
+                match view_max_len(&items[k]) {
+                    Some(len) if offset + len <= MAX_LITERAL_OFFSET => offset += len,
+                    _ => break,
+                }
+            }
+            best.filter(|(q, _)| *q >= MIN_QUALITY).map(|(_, a)| a)
+        }
+    }
+}
+
+/// How selective a literal set is: its shortest literal's length, punctuation counting
+/// double (`e` hits everywhere in prose, `<|` almost nowhere).
+fn quality(literals: &[Vec<u8>]) -> usize {
+    literals
+        .iter()
+        .map(|l| l.len() + l.iter().filter(|b| !b.is_ascii_alphanumeric()).count())
+        .min()
+        .unwrap_or(0)
+}
+/// How many leading items of a pattern may be stepped over to find its anchor.
+const MAX_ANCHOR_TRIES: usize = 6;
+/// Literal sets below this are not worth a prefilter entry (single letters and digits).
+const MIN_QUALITY: usize = 2;
+/// A set this good ends the search for a better one further into the pattern.
+const GOOD_QUALITY: usize = 4;
+
+/// The longest text `hir` can match in a normalised view, where every whitespace run is one
+/// space or newline (so `\s+` matches one byte), or `None` if unbounded.
+fn view_max_len(hir: &Hir) -> Option<usize> {
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => Some(0),
+        HirKind::Literal(lit) => Some(lit.0.len()),
+        HirKind::Class(Class::Bytes(_)) => Some(1),
+        HirKind::Class(Class::Unicode(c)) => c.maximum_len(),
+        HirKind::Repetition(rep) => {
+            if let HirKind::Class(Class::Bytes(c)) = rep.sub.kind()
+                && c.ranges()
+                    .iter()
+                    .all(|r| (r.start()..=r.end()).all(is_space))
+            {
+                return Some(usize::from(rep.max != Some(0)));
+            }
+            let sub = view_max_len(&rep.sub)?;
+            sub.checked_mul(usize::try_from(rep.max?).ok()?)
+        }
+        HirKind::Capture(c) => view_max_len(&c.sub),
+        HirKind::Concat(items) => items
+            .iter()
+            .try_fold(0usize, |acc, h| acc.checked_add(view_max_len(h)?)),
+        HirKind::Alternation(items) => items
+            .iter()
+            .try_fold(0usize, |acc, h| Some(acc.max(view_max_len(h)?))),
+    }
+}
+
+/// The items of a concatenation, with capture groups around concatenations opened up.
+fn flatten_concat(hir: &Hir, out: &mut Vec<Hir>) {
+    match hir.kind() {
+        HirKind::Concat(items) => items.iter().for_each(|h| flatten_concat(h, out)),
+        HirKind::Capture(c) if matches!(c.sub.kind(), HirKind::Concat(_)) => {
+            flatten_concat(&c.sub, out);
+        }
+        _ => out.push(hir.clone()),
+    }
+}
+
+/// `hir` with ASCII letters lowercased and `[Xx]` classes turned into the lowercase letter.
+/// The prefilter compares ASCII case-insensitively, so literals of this form find every
+/// place the original can match, without one literal per spelling in upper and lower case.
+fn fold_ascii_case(hir: &Hir) -> Hir {
+    match hir.kind() {
+        HirKind::Literal(lit) if lit.0.iter().any(u8::is_ascii_uppercase) => {
+            Hir::literal(lit.0.to_ascii_lowercase())
+        }
+        HirKind::Class(Class::Bytes(class)) => {
+            let ranges = class.ranges();
+            if let [a, b] = ranges
+                && a.start() == a.end()
+                && b.start() == b.end()
+                && a.start().is_ascii_uppercase()
+                && b.start() == a.start().to_ascii_lowercase()
+            {
+                return Hir::literal([b.start()]);
+            }
+            // Tab, CR, VT and FF never occur in a view (whitespace runs become one space or
+            // newline), so they add no place to look.
+            let never = |b: u8| matches!(b, b'\t' | b'\r' | 0x0B | 0x0C);
+            if !ranges.iter().any(|r| (r.start()..=r.end()).any(never)) {
+                return hir.clone();
+            }
+            let mut class = class.clone();
+            class.difference(&regex_syntax::hir::ClassBytes::new(
+                [(b'\t', b'\t'), (b'\r', b'\r'), (0x0B, 0x0C)]
+                    .map(|(a, b)| regex_syntax::hir::ClassBytesRange::new(a, b)),
+            ));
+            Hir::class(Class::Bytes(class))
+        }
+        HirKind::Class(Class::Unicode(class)) => match class.ranges() {
+            [a, b]
+                if a.start() == a.end()
+                    && b.start() == b.end()
+                    && a.start().is_ascii_uppercase()
+                    && b.start() == a.start().to_ascii_lowercase() =>
+            {
+                Hir::literal([b.start() as u8])
+            }
+            _ => hir.clone(),
+        },
+        HirKind::Repetition(rep) => Hir::repetition(Repetition {
+            sub: Box::new(fold_ascii_case(&rep.sub)),
+            ..rep.clone()
+        }),
+        HirKind::Capture(cap) => Hir::capture(Capture {
+            sub: Box::new(fold_ascii_case(&cap.sub)),
+            ..cap.clone()
+        }),
+        HirKind::Concat(items) => Hir::concat(items.iter().map(fold_ascii_case).collect()),
+        HirKind::Alternation(items) => {
+            Hir::alternation(items.iter().map(fold_ascii_case).collect())
+        }
+        HirKind::Empty | HirKind::Look(_) | HirKind::Literal(_) => hir.clone(),
+    }
+}
+
+/// The literals every match of `hir` starts with, ASCII-lowercased, deduplicated and cut
+/// short until there are few, or `None` when there is no finite, non-empty set.
+fn prefix_literals(hir: &Hir) -> Option<Vec<Vec<u8>>> {
+    let mut extractor = Extractor::new();
+    extractor
+        .kind(ExtractKind::Prefix)
+        .limit_class(16)
+        .limit_repeat(16)
+        .limit_literal_len(24)
+        .limit_total(512);
+    let seq = extractor.extract(hir);
+    let literals: Vec<Vec<u8>> = seq
+        .literals()?
+        .iter()
+        .map(|l| l.as_bytes().to_ascii_lowercase())
+        .filter(|l| could_be_in_view(l))
+        .collect();
+    few_literals(literals)
+}
+
+/// Whether `literal` can occur in a normalised view: no tab, CR, VT or FF, no two whitespace
+/// bytes in a row.
+fn could_be_in_view(literal: &[u8]) -> bool {
+    !literal
+        .iter()
+        .any(|b| matches!(b, b'\t' | b'\r' | 0x0B | 0x0C))
+        && !literal
+            .windows(2)
+            .any(|w| matches!(w[0], b' ' | b'\n') && matches!(w[1], b' ' | b'\n'))
+}
+
+/// Sorted, deduplicated, at most [`MAX_PREFIXES`]: too many are cut to a shorter common
+/// length (a prefix of a literal every match starts with is one too). `None` if any is empty.
+fn few_literals(mut literals: Vec<Vec<u8>>) -> Option<Vec<Vec<u8>>> {
+    literals.sort();
+    literals.dedup();
+    // A literal that starts with another adds no place to look (sorted: it follows it).
+    let mut kept: Vec<Vec<u8>> = Vec::with_capacity(literals.len());
+    for l in literals {
+        if !kept.last().is_some_and(|k| l.starts_with(k)) {
+            kept.push(l);
+        }
+    }
+    let mut literals = kept;
+    if literals.is_empty() || literals.iter().any(Vec::is_empty) {
+        return None;
+    }
+    let longest = literals.iter().map(Vec::len).max().unwrap_or(0);
+    for len in (1..=longest).rev() {
+        if literals.len() <= MAX_PREFIXES {
+            return Some(literals);
+        }
+        literals.iter_mut().for_each(|l| l.truncate(len));
+        literals.sort();
+        literals.dedup();
+    }
+    (literals.len() <= MAX_PREFIXES).then_some(literals)
+}
+
+/// ASCII whitespace as the view knows it (the `\s` of a pattern without Unicode).
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C)
+}
