@@ -319,6 +319,9 @@ fn tail_is(stack: &[StackChar], end: usize, word: &[u8]) -> bool {
 /// it completes, so copies nested inside each other are all found in one linear pass.
 /// Returns (view ranges to remove, view ranges of each whole phrase for reporting).
 fn marker_phrases(view: &Normalized<'_>) -> (Vec<Range<usize>>, Vec<Range<usize>>) {
+    if !may_hold_marker(view.as_str()) {
+        return (Vec::new(), Vec::new());
+    }
     let mut stack: Vec<StackChar> = Vec::new();
     let mut remove = Vec::new();
     let mut phrases = Vec::new();
@@ -358,6 +361,21 @@ fn marker_phrases(view: &Normalized<'_>) -> (Vec<Range<usize>>, Vec<Range<usize>
         }
     }
     (remove, phrases)
+}
+
+/// Whether the stack pass can find anything: the first phrase it completes is the word
+/// `untrusted` standing contiguous in the view, unless sentinels (skipped by the stack) split
+/// it. Most texts have neither, and skip the per-character stack entirely.
+fn may_hold_marker(view: &str) -> bool {
+    let bytes = view.as_bytes();
+    if view.contains(SENTINELS) {
+        return true;
+    }
+    memchr::memchr2_iter(b'u', b'U', bytes).any(|i| {
+        bytes
+            .get(i..i + MARKER_WORD.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(MARKER_WORD))
+    })
 }
 
 /// Removes from `text` everything a fence must not contain and reports each removal.
