@@ -295,6 +295,48 @@ fn rules_list_and_check() {
         run.stderr
     );
 
+    let unknown = dir.join("unknown.toml");
+    std::fs::write(
+        &unknown,
+        "[[rule]]\nid = \"mine.x\"\nkind = \"promise\"\nseverity = \"notice\"\ncolour = \"red\"\n",
+    )
+    .unwrap();
+    let run = palisade(&["rules", "check", unknown.to_str().unwrap()], b"");
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("unknown.toml:5:1: unknown field `colour`"),
+        "{}",
+        run.stderr
+    );
+
+    let duplicate = dir.join("duplicate.toml");
+    std::fs::write(
+        &duplicate,
+        "[[rule]]\nid = \"draft.promise\"\nkind = \"promise\"\nseverity = \"notice\"\ndescription = \"d\"\n\
+         rationale = \"r\"\nmessage = \"m\"\npattern = \"refund\"\nexamples = [\"refund\"]\n\
+         negative_examples = [\"money back\"]\n",
+    )
+    .unwrap();
+    let run = palisade(
+        &[
+            "screen",
+            "--ticket-id",
+            TICKET,
+            "--rules",
+            duplicate.to_str().unwrap(),
+        ],
+        b"hi",
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains(
+            "duplicate.toml:1: rule draft.promise: duplicate id (first defined at rules/draft.toml:"
+        ),
+        "{}",
+        run.stderr
+    );
+
     let failing = dir.join("failing.toml");
     std::fs::write(
         &failing,
