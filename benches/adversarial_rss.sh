@@ -42,7 +42,7 @@ PY
         args=(fence --label T --json --max-input-bytes 20000000)
       fi
       /usr/bin/time -f "%e %M" -o "$out/time.txt" "$bin" "${args[@]}" < "$out/$name-$mib.txt" > /dev/null || true
-      read -r secs kb < "$out/time.txt"
+      read -r secs kb < <(tail -n 1 "$out/time.txt")
       cells+=("$(python3 -c "print(round($secs * 1000 / $mib))")")
       rss="$(python3 -c "print(f'{$kb / 1024:.0f} MiB')")"
     done
