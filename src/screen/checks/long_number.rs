@@ -372,11 +372,7 @@ mod tests {
     use super::*;
 
     fn found(text: &str) -> Vec<(&str, String)> {
-        let mut out = Vec::new();
-        run(text, &mut |r: Range<usize>, note: Option<String>| {
-            out.push((&text[r], note.unwrap_or_default()));
-        });
-        out
+        super::super::collect(run, text)
     }
 
     fn spans(text: &str) -> Vec<&str> {

@@ -46,3 +46,14 @@ pub(crate) fn run(
         }
     }
 }
+
+/// Runs a check that needs no context over `text` and collects what it reports, for the checks'
+/// unit tests: (matched text, note).
+#[cfg(test)]
+pub(crate) fn collect(run: fn(&str, &mut Emit<'_>), text: &str) -> Vec<(&str, String)> {
+    let mut out = Vec::new();
+    run(text, &mut |r: Range<usize>, note: Option<String>| {
+        out.push((&text[r], note.unwrap_or_default()));
+    });
+    out
+}
