@@ -209,6 +209,19 @@ fn candidate_runs(bytes: &[u8]) -> Vec<(Range<usize>, Encoding)> {
             i += 1;
             continue;
         }
+        // Most runs are ordinary words: measure the run of encoding bytes first and skip it
+        // whole when it is too short to be any encoding and holds no `%` (the full scan below
+        // could not extend past its end then, so the result is the same).
+        let mut j = i;
+        let mut percent = false;
+        while j < n && (CLASS[bytes[j] as usize] != 0 || bytes[j] == b'%') {
+            percent |= bytes[j] == b'%';
+            j += 1;
+        }
+        if !percent && j - i < MIN_BASE64_LEN - 2 {
+            i = j;
+            continue;
+        }
         let start = i;
         let mut all = B64 | B64URL | HEX;
         let mut escapes = 0usize;
