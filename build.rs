@@ -44,8 +44,8 @@ fn main() {
     entries.sort_by(|a, b| a.0.cmp(&b.0));
     entries.dedup_by(|a, b| a.0 == b.0);
     let mut out = String::from(
-        "/// `(max offset, literals)` of an anchor.\n\
-         pub(crate) type AnchorRow = (usize, &'static [&'static [u8]]);\n\
+        "/// `(max offset, literals, first bytes)` of an anchor.\n\
+         pub(crate) type AnchorRow = (usize, &'static [&'static [u8]], Option<&'static [u8]>);\n\
          /// `(pattern, anchor)` of every embedded pattern, sorted by pattern; `None`: no anchor.\n\
          pub(crate) static BUILTIN_ANCHORS: &[(&str, Option<AnchorRow>)] = &[\n",
     );
@@ -58,7 +58,12 @@ fn main() {
                 for lit in &a.literals {
                     let _ = write!(out, "&{lit:?}, ");
                 }
-                out.push_str("]))");
+                match &a.first_bytes {
+                    None => out.push_str("], None))"),
+                    Some(b) => {
+                        let _ = write!(out, "], Some(&{b:?})))");
+                    }
+                }
             }
         }
         out.push_str("),\n");

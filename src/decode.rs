@@ -201,10 +201,26 @@ static CLASS: [u8; 256] = {
 
 /// Maximal runs that look encoded. Ordinary words are too short or lack the character mix.
 fn candidate_runs(bytes: &[u8]) -> Vec<(Range<usize>, Encoding)> {
+    candidate_runs_with(bytes, true)
+}
+
+/// [`candidate_runs`], with the skipping over short runs switchable so a test can compare.
+fn candidate_runs_with(bytes: &[u8], may_skip: bool) -> Vec<(Range<usize>, Encoding)> {
     let mut runs = Vec::new();
     let mut i = 0;
     let n = bytes.len();
+    // Without `%` only runs of at least `SHORTEST` encoding bytes count, and prose has few:
+    // from a run boundary, a byte `SHORTEST - 1` on that is no encoding byte rules out every run
+    // starting before it, so the scan steps over it whole (a few bytes looked at per word).
+    const SHORTEST: usize = MIN_BASE64_LEN - 2;
+    let skip = may_skip && memchr::memchr(b'%', bytes).is_none();
     while i < n {
+        if skip && (i == 0 || CLASS[bytes[i - 1] as usize] == 0) {
+            let Some(start) = next_long_run(bytes, i, SHORTEST) else {
+                break;
+            };
+            i = start;
+        }
         if CLASS[bytes[i] as usize] == 0 && bytes[i] != b'%' {
             i += 1;
             continue;
@@ -272,6 +288,30 @@ fn candidate_runs(bytes: &[u8]) -> Vec<(Range<usize>, Encoding)> {
         i = end.max(start + 1);
     }
     runs
+}
+
+/// The start of the first run of at least `len` encoding bytes at or after `from`, where
+/// `from` is a run boundary (the byte before it, if any, is no encoding byte).
+fn next_long_run(bytes: &[u8], mut from: usize, len: usize) -> Option<usize> {
+    loop {
+        let last = from + len - 1;
+        if last >= bytes.len() {
+            return None;
+        }
+        if CLASS[bytes[last] as usize] == 0 {
+            from = last + 1;
+            continue;
+        }
+        // Walk back to where this run starts (not before `from`).
+        let mut start = last;
+        while start > from && CLASS[bytes[start - 1] as usize] != 0 {
+            start -= 1;
+        }
+        if start == from {
+            return Some(from);
+        }
+        from = start;
+    }
 }
 
 /// Decodes base64 (standard or URL-safe, padded or not) up to `limit` output bytes. Stops at
@@ -352,6 +392,26 @@ fn printable_text(bytes: Vec<u8>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// Stepping over short runs finds exactly the runs the byte-by-byte scan finds.
+        #[test]
+        fn skipping_finds_the_same_runs(
+            parts in proptest::collection::vec(
+                proptest::prop_oneof![
+                    "[a-f0-9]{1,40}", "[A-Za-z0-9+/]{1,40}", "[A-Za-z0-9_-]{1,40}", "={1,3}",
+                    "[ .,:\n]{1,3}", "%[0-9A-F]{2}",
+                ],
+                0..12,
+            )
+        ) {
+            let text = parts.concat();
+            proptest::prop_assert_eq!(
+                candidate_runs_with(text.as_bytes(), true),
+                candidate_runs_with(text.as_bytes(), false)
+            );
+        }
+    }
 
     pub(super) fn b64(s: &str) -> String {
         const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

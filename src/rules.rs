@@ -1,20 +1,21 @@
 //! Rule files: loading, validation, compilation, and the two-stage matching engine.
 //!
-//! Stage one: every rule's `keywords` go into one Aho-Corasick automaton, run once over the
-//! normalised view; a rule with keywords runs only when one of them occurs. Stage two: each
-//! candidate rule runs its own linear-time regex (or its named check) for spans.
+//! Stage one: every rule's `keywords` and the anchor literals derived from its pattern go into
+//! one literal prefilter (`prefilter.rs`), run once over the normalised view; a rule with
+//! keywords runs only when one of them occurs. Stage two: each candidate rule confirms its
+//! pattern with an anchored lazy DFA where its anchor literals occur (or runs its regex, or its
+//! named check, over the view) for spans.
 
 mod anchor;
 mod builtin;
 mod filters;
+mod prefilter;
 pub(crate) mod schema;
 
 use std::collections::HashMap;
 use std::ops::Range;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 use regex::bytes::{Regex, RegexBuilder};
 use regex_automata::hybrid::dfa::{Cache as DfaCache, DFA};
 use regex_automata::meta::Regex as MetaRegex;
@@ -26,6 +27,7 @@ use crate::finding::{Finding, Kind, Severity};
 use crate::normalize::Normalized;
 use crate::screen::{Context, checks};
 use anchor::{Anchor, literal_anchor, parse_hir};
+use prefilter::LiteralFilter;
 
 pub(crate) use builtin::BUILTIN_RULE_FILES;
 pub use schema::Status;
@@ -233,9 +235,17 @@ fn compile_rule(
                     None => (None, false),
                 },
             };
+            let mut first = [u64::MAX; 4];
+            if let Some(bytes) = anchor.as_ref().and_then(|a| a.first_bytes.as_ref()) {
+                first = [0; 4];
+                for &b in bytes {
+                    first[usize::from(b >> 6)] |= 1 << (b & 63);
+                }
+            }
             let pattern = Pattern {
                 source: p.clone(),
                 limits: *limits,
+                first,
                 anchor,
                 compiled: OnceLock::new(),
                 anchored: OnceLock::new(),
@@ -285,6 +295,8 @@ fn compile_rule(
 struct Pattern {
     source: String,
     limits: PatternLimits,
+    /// Bitmap of the bytes a match can start with, from the anchor (all when unknown).
+    first: [u64; 4],
     /// Literals that every match carries near its start, when the pattern has a few: the
     /// engine then confirms the pattern only where one occurs.
     anchor: Option<Anchor>,
@@ -390,9 +402,10 @@ fn precomputed_anchor(pattern: &str) -> Option<Option<Anchor>> {
     }
     let table = table::BUILTIN_ANCHORS;
     let i = table.binary_search_by(|(p, _)| (*p).cmp(pattern)).ok()?;
-    Some(table[i].1.map(|(max_offset, literals)| Anchor {
+    Some(table[i].1.map(|(max_offset, literals, first)| Anchor {
         max_offset,
         literals: literals.iter().map(|l| l.to_vec()).collect(),
+        first_bytes: first.map(<[u8]>::to_vec),
     }))
 }
 
@@ -467,37 +480,13 @@ struct Scratch {
 #[derive(Debug)]
 pub(crate) struct RuleSet {
     rules: Vec<CompiledRule>,
-    /// One automaton over every keyword and every derived prefix literal; pattern index `i`
-    /// is used as `literal_uses[i]` says.
-    /// Starts as a contiguous NFA (quick to build: a process that screens one draft starts
-    /// fast); see `fast_prefilter`.
-    prefilter: Option<AhoCorasick>,
-    /// The same automaton as a DFA (about a third fewer instructions per byte, several times
-    /// the build cost), built once the set has scanned [`UPGRADE_AFTER_BYTES`].
-    fast_prefilter: OnceLock<Option<AhoCorasick>>,
-    literals: Vec<Vec<u8>>,
-    scanned: AtomicUsize,
+    /// Every keyword and every derived prefix literal; literal `i` is used as
+    /// `literal_uses[i]` says.
+    filter: LiteralFilter,
     literal_uses: Vec<LiteralUse>,
     /// Rules without keywords: candidates on every text.
     always: Vec<u32>,
     scratch: Mutex<Vec<Scratch>>,
-}
-
-/// Bytes a rule set scans with its quick-to-build prefilter before building the faster one.
-const UPGRADE_AFTER_BYTES: usize = 256 * 1024;
-
-fn build_prefilter(literals: &[Vec<u8>], kind: AhoCorasickKind) -> Result<AhoCorasick> {
-    AhoCorasickBuilder::new()
-        .ascii_case_insensitive(true)
-        .match_kind(MatchKind::Standard)
-        .kind(Some(kind))
-        .build(literals)
-        .map_err(|e| Error::InvalidRule {
-            file: "<keywords>".to_owned(),
-            line: 0,
-            rule: "<prefilter>".to_owned(),
-            reason: e.to_string(),
-        })
 }
 
 impl RuleSet {
@@ -556,17 +545,9 @@ impl RuleSet {
                 list.push(rule);
             }
         }
-        let prefilter = if literals.is_empty() {
-            None
-        } else {
-            Some(build_prefilter(&literals, AhoCorasickKind::ContiguousNFA)?)
-        };
         Ok(RuleSet {
             rules,
-            prefilter,
-            fast_prefilter: OnceLock::new(),
-            literals,
-            scanned: AtomicUsize::new(0),
+            filter: LiteralFilter::new(literals),
             literal_uses,
             always,
             scratch: Mutex::new(Vec::new()),
@@ -575,17 +556,6 @@ impl RuleSet {
 
     pub(crate) fn rules(&self) -> &[CompiledRule] {
         &self.rules
-    }
-
-    /// Counts bytes scanned with the NFA prefilter; the scan that crosses the threshold builds
-    /// the DFA (other threads keep using the NFA meanwhile). Both report the same matches.
-    fn count_scanned(&self, bytes: usize) {
-        let cost = bytes.saturating_add(256);
-        let before = self.scanned.fetch_add(cost, Ordering::Relaxed);
-        if before < UPGRADE_AFTER_BYTES && before.saturating_add(cost) >= UPGRADE_AFTER_BYTES {
-            self.fast_prefilter
-                .get_or_init(|| build_prefilter(&self.literals, AhoCorasickKind::DFA).ok());
-        }
     }
 
     /// Runs every candidate rule over `view` and appends findings (unsorted).
@@ -633,21 +603,15 @@ impl RuleSet {
             candidate[i as usize] = true;
         }
         let hay = view.as_str().as_bytes();
-        let fast = self.fast_prefilter.get().and_then(Option::as_ref);
-        if let Some(ac) = fast.or(self.prefilter.as_ref()) {
-            if fast.is_none() {
-                self.count_scanned(hay.len());
+        self.filter.for_each_hit(hay, |lit, at| {
+            let uses = &self.literal_uses[lit];
+            for &i in &uses.keyword_of {
+                candidate[i as usize] = true;
             }
-            for m in ac.find_overlapping_iter(hay) {
-                let uses = &self.literal_uses[m.pattern().as_usize()];
-                for &i in &uses.keyword_of {
-                    candidate[i as usize] = true;
-                }
-                for &i in &uses.prefix_of {
-                    hits.push((i, m.start()));
-                }
+            for &i in &uses.prefix_of {
+                hits.push((i, at));
             }
-        }
+        });
         // Occurrences for rules that no keyword selected are not confirmed.
         hits.retain(|&(i, _)| candidate[i as usize]);
         hits.sort_unstable();
@@ -677,6 +641,7 @@ impl RuleSet {
                     let hits = Hits {
                         offsets: mine,
                         max_offset: anchor.max_offset,
+                        first: &pattern.first,
                     };
                     run_at_hits(rule, pattern, dfa, cache, &hits, view, out);
                 }
@@ -690,6 +655,8 @@ impl RuleSet {
 struct Hits<'h> {
     offsets: &'h [(u32, usize)],
     max_offset: usize,
+    /// Bitmap of the bytes a match can start with (every byte when unknown).
+    first: &'h [u64; 4],
 }
 
 /// Confirms an anchored rule at the starts each literal occurrence allows, in order,
@@ -714,6 +681,11 @@ fn run_at_hits(
     for &(_, at) in hits.offsets {
         let mut start = next.max(at.saturating_sub(hits.max_offset));
         while start <= at {
+            let b = hay[start];
+            if (hits.first[usize::from(b >> 6)] >> (b & 63)) & 1 == 0 {
+                start += 1;
+                continue;
+            }
             match anchored_end(dfa, cache, hay, start, &mut budget) {
                 Ok(None) => start += 1,
                 Ok(Some(end)) => {
@@ -983,7 +955,6 @@ pub(crate) fn builtin_rules(limits: &PatternLimits) -> Result<Vec<CompiledRule>>
 
 #[cfg(test)]
 mod tests {
-    use super::anchor::MAX_PREFIXES;
     use super::*;
 
     /// The table build.rs writes holds what the library computes for each embedded pattern.
@@ -1190,32 +1161,29 @@ negative_examples = ["foo alone"]
     #[test]
     fn anchors_cover_case_and_leading_context() {
         let anchor = |p: &str| literal_anchor(&parse_hir(p).unwrap());
-        // Case folds away; whitespace in a view is one space or newline.
+        // Case folds away; whitespace in a view is one space or newline, so literals go on
+        // past `\s+`, up to eight bytes.
         let a = anchor(r"(?i)\b(?:ignore|disregard)\s+previous").unwrap();
         assert_eq!(a.max_offset, 0);
         let lits = |v: &[&str]| v.iter().map(|s| s.as_bytes().to_vec()).collect::<Vec<_>>();
-        assert_eq!(
-            a.literals,
-            lits(&["disregard\n", "disregard ", "ignore\n", "ignore "])
-        );
+        assert_eq!(a.literals, lits(&["disregar", "ignore\np", "ignore p"]));
         // Leading context of bounded length: the literal may start a few bytes in.
         let a = anchor(r"(?:^|\n)[^\w\n]{0,3}(?:Human|Assistant)\s*:").unwrap();
         assert_eq!(a.max_offset, 4);
         assert_eq!(
             a.literals,
-            lits(&[
-                "assistant\n",
-                "assistant ",
-                "assistant:",
-                "human\n",
-                "human ",
-                "human:"
-            ])
+            lits(&["assistan", "human\n:", "human :", "human:"])
         );
+        // A match may start only with `x` or `y`: confirmations skip other starts.
+        let a = anchor(r"[xy][a-z]{0,3}\.secret").unwrap();
+        assert_eq!(a.max_offset, 4);
+        assert_eq!(a.first_bytes.as_deref(), Some(&b"xy"[..]));
+        // Many literals sharing four bytes collapse to their common prefix.
         let a = anchor(r"key-[0-9a-f]{32}").unwrap();
-        assert!(a.literals.len() <= MAX_PREFIXES);
-        assert!(a.literals.iter().all(|l| l.starts_with(b"key-")));
-        assert_eq!(anchor(r"[0-9]+"), None);
+        assert_eq!(a.literals, lits(&["key-"]));
+        // Single letters are everywhere; single digits are rare enough in prose.
+        assert_eq!(anchor(r"[a-z]+"), None);
+        assert_eq!(anchor(r"[0-9]+").map(|a| a.literals.len()), Some(10));
         assert_eq!(anchor(r"\w+@\w+"), None);
     }
 

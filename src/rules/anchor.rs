@@ -22,7 +22,7 @@ pub(crate) fn parse_hir(pattern: &str) -> Option<Hir> {
 }
 
 /// Most literals a pattern may contribute to the shared prefilter.
-pub(crate) const MAX_PREFIXES: usize = 64;
+pub(crate) const MAX_PREFIXES: usize = 128;
 /// Longest stretch a match may run before its literal for the literal to be used.
 const MAX_LITERAL_OFFSET: usize = 32;
 
@@ -34,11 +34,38 @@ pub(crate) struct Anchor {
     pub(crate) max_offset: usize,
     /// ASCII-lowercased, sorted, compared ASCII case-insensitively.
     pub(crate) literals: Vec<Vec<u8>>,
+    /// The bytes a match can start with, sorted, when the literal may begin after the start
+    /// and the set is known: a confirmation skips every other start in front of the literal.
+    pub(crate) first_bytes: Option<Vec<u8>>,
 }
 
 /// The anchor of a pattern, or `None` when it has no usable one (it then searches the text).
 pub(crate) fn literal_anchor(hir: &Hir) -> Option<Anchor> {
-    anchor_of(&fold_ascii_case(hir))
+    let mut anchor = anchor_of(&fold_ascii_case(hir))?;
+    if anchor.max_offset > 0 {
+        anchor.first_bytes = first_bytes(hir);
+    }
+    Some(anchor)
+}
+
+/// The bytes every match of `hir` (as written, case and all) can start with, or `None` when
+/// that is not a small known set.
+fn first_bytes(hir: &Hir) -> Option<Vec<u8>> {
+    let mut extractor = Extractor::new();
+    extractor
+        .kind(ExtractKind::Prefix)
+        .limit_class(128)
+        .limit_repeat(4)
+        .limit_literal_len(1)
+        .limit_total(256);
+    let seq = extractor.extract(hir);
+    let mut bytes = Vec::new();
+    for lit in seq.literals()? {
+        bytes.push(*lit.as_bytes().first()?);
+    }
+    bytes.sort_unstable();
+    bytes.dedup();
+    Some(bytes)
 }
 
 fn anchor_of(hir: &Hir) -> Option<Anchor> {
@@ -55,6 +82,8 @@ fn anchor_of(hir: &Hir) -> Option<Anchor> {
             (quality(&literals) >= MIN_QUALITY).then_some(Anchor {
                 max_offset,
                 literals,
+
+                first_bytes: None,
             })
         }
         HirKind::Capture(c) => anchor_of(&c.sub),
@@ -73,12 +102,35 @@ fn anchor_of(hir: &Hir) -> Option<Anchor> {
                             Anchor {
                                 max_offset: offset,
                                 literals,
+
+                                first_bytes: None,
                             },
                         ));
                     }
                     if q >= GOOD_QUALITY {
                         break;
                     }
+                }
+                // A trailing alternation may have an anchor in every branch past their
+                // common start.
+                if k + 1 == items.len()
+                    && is_alternation(&items[k])
+                    && let Some(a) = anchor_of(&items[k])
+                    && offset + a.max_offset <= MAX_LITERAL_OFFSET
+                {
+                    let q = quality(&a.literals);
+                    if best.as_ref().is_none_or(|(b, _)| q > *b) {
+                        best = Some((
+                            q,
+                            Anchor {
+                                max_offset: offset + a.max_offset,
+                                literals: a.literals,
+
+                                first_bytes: None,
+                            },
+                        ));
+                    }
+                    break;
                 }
                 match view_max_len(&items[k]) {
                     Some(len) if offset + len <= MAX_LITERAL_OFFSET => offset += len,
@@ -90,19 +142,101 @@ fn anchor_of(hir: &Hir) -> Option<Anchor> {
     }
 }
 
-/// How selective a literal set is: its shortest literal's length, punctuation counting
-/// double (`e` hits everywhere in prose, `<|` almost nowhere).
+/// How selective a literal set is: its weakest literal's score. A literal scores its length,
+/// with every byte that is neither a letter nor whitespace counting double (`e` hits
+/// everywhere in prose, `<|` almost nowhere). A word of one or two letters scores 1 (never an
+/// anchor) and a common English word 2 (an anchor only when nothing rarer is within reach):
+/// `the ` would start a match attempt every few words.
 fn quality(literals: &[Vec<u8>]) -> usize {
-    literals
-        .iter()
-        .map(|l| l.len() + l.iter().filter(|b| !b.is_ascii_alphanumeric()).count())
-        .min()
-        .unwrap_or(0)
+    // Dozens of one- and two-byte literals (a hex or digit class spelled out) hit everywhere.
+    if literals.len() > 16 && literals.iter().any(|l| l.len() <= 2) {
+        return 0;
+    }
+    literals.iter().map(|l| score(l)).min().unwrap_or(0)
 }
+
+fn score(literal: &[u8]) -> usize {
+    let wordy = literal
+        .iter()
+        .all(|b| b.is_ascii_alphabetic() || matches!(b, b' ' | b'\n' | b'\'' | b','));
+    let core = literal
+        .iter()
+        .position(u8::is_ascii_alphanumeric)
+        .map_or(&literal[..0], |start| {
+            let end = literal
+                .iter()
+                .rposition(u8::is_ascii_alphanumeric)
+                .map_or(start, |e| e + 1);
+            &literal[start..end]
+        });
+    if wordy && core.len() <= 2 {
+        return core.len().saturating_sub(1);
+    }
+    if wordy && COMMON_WORDS.binary_search(&core).is_ok() {
+        return 2;
+    }
+    let rare = literal
+        .iter()
+        .filter(|b| !b.is_ascii_alphabetic() && !matches!(b, b' ' | b'\n'))
+        .count();
+    literal.len() + rare
+}
+
+/// Words frequent in support prose that injection patterns also start with: an anchor made of
+/// them would confirm a pattern at every other sentence. Sorted, lowercase.
+const COMMON_WORDS: &[&[u8]] = &[
+    b"above",
+    b"all",
+    b"and",
+    b"any",
+    b"are",
+    b"begin",
+    b"can",
+    b"dear",
+    b"does",
+    b"end",
+    b"for",
+    b"from",
+    b"give",
+    b"hello",
+    b"here",
+    b"hey",
+    b"host",
+    b"key",
+    b"list",
+    b"new",
+    b"not",
+    b"open",
+    b"original",
+    b"our",
+    b"previous",
+    b"print",
+    b"read",
+    b"real",
+    b"server",
+    b"share",
+    b"show",
+    b"start",
+    b"stop",
+    b"system",
+    b"take",
+    b"tell",
+    b"that",
+    b"the",
+    b"this",
+    b"token",
+    b"true",
+    b"user",
+    b"what",
+    b"will",
+    b"with",
+    b"you",
+    b"your",
+];
 /// How many leading items of a pattern may be stepped over to find its anchor.
 const MAX_ANCHOR_TRIES: usize = 6;
 /// Literal sets below this are not worth a prefilter entry (single letters and digits).
-const MIN_QUALITY: usize = 2;
+const MIN_QUALITY: usize = 1;
 /// A set this good ends the search for a better one further into the pattern.
 const GOOD_QUALITY: usize = 4;
 
@@ -188,10 +322,34 @@ fn fold_ascii_case(hir: &Hir) -> Hir {
             }
             _ => hir.clone(),
         },
-        HirKind::Repetition(rep) => Hir::repetition(Repetition {
-            sub: Box::new(fold_ascii_case(&rep.sub)),
-            ..rep.clone()
-        }),
+        HirKind::Repetition(rep) => {
+            // A view never holds two whitespace bytes in a row, so a run of whitespace is one
+            // space or newline there: `\s+` spelled that way gives literals that go on past it.
+            if let HirKind::Class(Class::Bytes(c)) = rep.sub.kind()
+                && c.ranges()
+                    .iter()
+                    .all(|r| (r.start()..=r.end()).all(is_space))
+            {
+                let one = Hir::class(Class::Bytes(regex_syntax::hir::ClassBytes::new([
+                    regex_syntax::hir::ClassBytesRange::new(b'\n', b'\n'),
+                    regex_syntax::hir::ClassBytesRange::new(b' ', b' '),
+                ])));
+                return match (rep.min, rep.max) {
+                    (1, _) => one,
+                    (0, _) => Hir::repetition(Repetition {
+                        min: 0,
+                        max: Some(1),
+                        greedy: true,
+                        sub: Box::new(one),
+                    }),
+                    _ => hir.clone(),
+                };
+            }
+            Hir::repetition(Repetition {
+                sub: Box::new(fold_ascii_case(&rep.sub)),
+                ..rep.clone()
+            })
+        }
         HirKind::Capture(cap) => Hir::capture(Capture {
             sub: Box::new(fold_ascii_case(&cap.sub)),
             ..cap.clone()
@@ -212,7 +370,7 @@ fn prefix_literals(hir: &Hir) -> Option<Vec<Vec<u8>>> {
         .kind(ExtractKind::Prefix)
         .limit_class(16)
         .limit_repeat(16)
-        .limit_literal_len(24)
+        .limit_literal_len(8)
         .limit_total(512);
     let seq = extractor.extract(hir);
     let literals: Vec<Vec<u8>> = seq
@@ -247,7 +405,7 @@ fn few_literals(mut literals: Vec<Vec<u8>>) -> Option<Vec<Vec<u8>>> {
             kept.push(l);
         }
     }
-    let mut literals = kept;
+    let mut literals = collapse_shared_prefixes(kept);
     if literals.is_empty() || literals.iter().any(Vec::is_empty) {
         return None;
     }
@@ -263,7 +421,65 @@ fn few_literals(mut literals: Vec<Vec<u8>>) -> Option<Vec<Vec<u8>>> {
     (literals.len() <= MAX_PREFIXES).then_some(literals)
 }
 
+fn is_alternation(hir: &Hir) -> bool {
+    match hir.kind() {
+        HirKind::Alternation(_) => true,
+        HirKind::Capture(c) => is_alternation(&c.sub),
+        _ => false,
+    }
+}
+
+/// Literals that share their first four bytes with many others (a prefix followed by a spelled
+/// out character class: `key-0`, `key-1`, ...) become their longest common prefix: the
+/// prefilter keys literals by four bytes, and one literal there checks faster than dozens.
+fn collapse_shared_prefixes(sorted: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+    const MAX_SHARING: usize = 4;
+    let mut out: Vec<Vec<u8>> = Vec::with_capacity(sorted.len());
+    let mut i = 0;
+    while i < sorted.len() {
+        let key = &sorted[i][..sorted[i].len().min(4)];
+        let j = i + sorted[i..]
+            .iter()
+            .take_while(|l| key.len() == 4 && l.starts_with(key))
+            .count()
+            .max(1);
+        if j - i > MAX_SHARING {
+            let first = &sorted[i];
+            let common = sorted[i + 1..j].iter().fold(first.len(), |n, l| {
+                n.min(first.iter().zip(l).take_while(|(a, b)| a == b).count())
+            });
+            out.push(first[..common].to_vec());
+        } else {
+            out.extend(sorted[i..j].iter().cloned());
+        }
+        i = j;
+    }
+    out
+}
+
 /// ASCII whitespace as the view knows it (the `\s` of a pattern without Unicode).
 fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C)
+}
+
+#[cfg(test)]
+mod common_words_tests {
+    #[test]
+    fn common_words_are_sorted_lowercase() {
+        let w = super::COMMON_WORDS;
+        assert!(w.windows(2).all(|p| p[0] < p[1]));
+        assert!(w.iter().all(|x| x.iter().all(u8::is_ascii_lowercase)));
+    }
+
+    #[test]
+    fn scores() {
+        assert_eq!(super::score(b"the "), 2);
+        assert_eq!(super::score(b"as "), 1);
+        assert_eq!(super::score(b"i "), 0);
+        assert_eq!(super::score(b"."), 2);
+        assert_eq!(super::score(b"ai"), 1);
+        assert_eq!(super::score(b"ignore "), 7);
+        assert_eq!(super::score(b"sk-"), 4);
+        assert_eq!(super::score(b"<|"), 4);
+    }
 }
