@@ -336,7 +336,12 @@ impl Pattern {
                             .nest_limit(64),
                     )
                     .configure(
+                        // Captures over a known match span of a few dozen bytes: a bounded
+                        // backtracker or one-pass DFA answers at once, where a lazy DFA would
+                        // first build states for every new draft's bytes.
                         MetaRegex::config()
+                            .hybrid(false)
+                            .dfa(false)
                             .utf8_empty(false)
                             .nfa_size_limit(Some(self.limits.compiled_size))
                             .onepass_size_limit(Some(self.limits.compiled_size))
