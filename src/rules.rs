@@ -96,6 +96,14 @@ pub(crate) struct CompiledRule {
 }
 
 /// Parses one rule file into compiled rules. Examples are not run here (see [`check_examples`]).
+impl CompiledRule {
+    /// Whether the prefilter finds where this rule's matches start (its pattern has anchor
+    /// literals); such a rule runs only at their occurrences.
+    fn has_anchor(&self) -> bool {
+        self.pattern.as_ref().is_some_and(|p| p.anchor.is_some())
+    }
+}
+
 pub(crate) fn load_file(
     file: &str,
     source: &str,
@@ -475,8 +483,12 @@ struct LiteralUse {
 #[derive(Debug, Default)]
 struct Scratch {
     candidate: Vec<bool>,
-    /// (rule, view offset) of every prefix-literal occurrence.
-    hits: Vec<(u32, usize)>,
+    /// Rules a keyword made candidates, in the order they became so.
+    keyed: Vec<u32>,
+    /// Per rule, the view offsets of its prefix literals (ascending: the filter reports in
+    /// order), and the rules that have any.
+    offsets: Vec<Vec<usize>>,
+    touched: Vec<u32>,
     /// One lazy-DFA cache per rule, created when the rule first confirms a hit.
     caches: Vec<Option<DfaCache>>,
 }
@@ -491,6 +503,8 @@ pub(crate) struct RuleSet {
     literal_uses: Vec<LiteralUse>,
     /// Rules without keywords: candidates on every text.
     always: Vec<u32>,
+    /// Those of `always` without an anchor: they run on every text.
+    always_unanchored: Vec<u32>,
     scratch: Mutex<Vec<Scratch>>,
 }
 
@@ -550,11 +564,17 @@ impl RuleSet {
                 list.push(rule);
             }
         }
+        let always_unanchored = always
+            .iter()
+            .copied()
+            .filter(|&i| !rules[i as usize].has_anchor())
+            .collect();
         Ok(RuleSet {
             rules,
             filter: LiteralFilter::new(literals),
             literal_uses,
             always,
+            always_unanchored,
             scratch: Mutex::new(Vec::new()),
         })
     }
@@ -598,12 +618,17 @@ impl RuleSet {
     ) {
         let Scratch {
             candidate,
-            hits,
+            keyed,
+            offsets,
+            touched,
             caches,
         } = scratch;
+        let n = self.rules.len();
         candidate.clear();
-        candidate.resize(self.rules.len(), false);
-        hits.clear();
+        candidate.resize(n, false);
+        keyed.clear();
+        touched.clear();
+        offsets.resize_with(n, Vec::new);
         for &i in &self.always {
             candidate[i as usize] = true;
         }
@@ -611,46 +636,58 @@ impl RuleSet {
         self.filter.for_each_hit(hay, |lit, at| {
             let uses = &self.literal_uses[lit];
             for &i in &uses.keyword_of {
-                candidate[i as usize] = true;
+                if !candidate[i as usize] {
+                    candidate[i as usize] = true;
+                    keyed.push(i);
+                }
             }
             for &i in &uses.prefix_of {
-                hits.push((i, at));
+                let list = &mut offsets[i as usize];
+                if list.is_empty() {
+                    touched.push(i);
+                }
+                if list.last() != Some(&at) {
+                    list.push(at);
+                }
             }
         });
-        // Occurrences for rules that no keyword selected are not confirmed.
-        hits.retain(|&(i, _)| candidate[i as usize]);
-        hits.sort_unstable();
-        hits.dedup();
-        if caches.len() < self.rules.len() {
-            caches.resize_with(self.rules.len(), || None);
+        if caches.len() < n {
+            caches.resize_with(n, || None);
         }
-        let mut rest: &[(u32, usize)] = hits;
-        for (i, rule) in self.rules.iter().enumerate() {
-            // This rule's hits are the next run of `hits` (sorted by rule, then offset).
-            let n = rest.iter().take_while(|&&(r, _)| r as usize == i).count();
-            let (mine, later) = rest.split_at(n);
-            rest = later;
-            if !candidate[i] || !keep(rule) {
-                continue;
-            }
-            let anchored = rule.pattern.as_ref().and_then(|p| {
-                let anchor = p.anchor.as_ref()?;
-                Some((anchor, p, p.dfa()?))
-            });
-            match anchored {
-                Some((anchor, pattern, dfa)) => {
-                    if mine.is_empty() {
-                        continue;
+        // Rules confirmed where their anchors occur; occurrences for rules that no keyword
+        // selected are not confirmed.
+        for &i in touched.iter() {
+            let i = i as usize;
+            let mine = std::mem::take(&mut offsets[i]);
+            let rule = &self.rules[i];
+            if candidate[i] && keep(rule) {
+                let anchored = rule.pattern.as_ref().and_then(|p| {
+                    let anchor = p.anchor.as_ref()?;
+                    Some((anchor, p, p.dfa()?))
+                });
+                match anchored {
+                    Some((anchor, pattern, dfa)) => {
+                        let cache = caches[i].get_or_insert_with(|| dfa.create_cache());
+                        let hits = Hits {
+                            offsets: &mine,
+                            max_offset: anchor.max_offset,
+                            first: &pattern.first,
+                        };
+                        run_at_hits(rule, pattern, dfa, cache, &hits, view, out);
                     }
-                    let cache = caches[i].get_or_insert_with(|| dfa.create_cache());
-                    let hits = Hits {
-                        offsets: mine,
-                        max_offset: anchor.max_offset,
-                        first: &pattern.first,
-                    };
-                    run_at_hits(rule, pattern, dfa, cache, &hits, view, out);
+                    None => run_rule(rule, view, ctx, out),
                 }
-                None => run_rule(rule, view, ctx, out),
+            }
+            // Back in place, emptied, to keep its capacity for the next scan.
+            offsets[i] = mine;
+            offsets[i].clear();
+        }
+        // Rules without an anchor search the view themselves (an anchored rule whose anchor
+        // never occurs cannot match).
+        for &i in self.always_unanchored.iter().chain(keyed.iter()) {
+            let rule = &self.rules[i as usize];
+            if !rule.has_anchor() && keep(rule) {
+                run_rule(rule, view, ctx, out);
             }
         }
     }
@@ -658,7 +695,7 @@ impl RuleSet {
 
 /// Where a rule's anchor literals occur, and how far before them a match may start.
 struct Hits<'h> {
-    offsets: &'h [(u32, usize)],
+    offsets: &'h [usize],
     max_offset: usize,
     /// Bitmap of the bytes a match can start with (every byte when unknown).
     first: &'h [u64; 4],
@@ -683,7 +720,7 @@ fn run_at_hits(
     let mut budget = hay.len().saturating_mul(4).saturating_add(4096);
     // Every start before `next` has been tried (or lies in no window, or inside a match).
     let mut next = 0;
-    for &(_, at) in hits.offsets {
+    for &at in hits.offsets {
         let mut start = next.max(at.saturating_sub(hits.max_offset));
         while start <= at {
             let b = hay[start];
