@@ -349,9 +349,7 @@ fn ascii_is_view(bytes: &[u8], fold: bool) -> bool {
     for chunk in &mut chunks {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
-        let w = u64::from_le_bytes(word);
-        let bad = eq_mask(w, b'\t') | eq_mask(w, b'\r') | eq_mask(w, 0x0B) | eq_mask(w, 0x0C);
-        let ws = eq_mask(w, b' ') | eq_mask(w, b'\n');
+        let (ws, bad) = space_masks(u64::from_le_bytes(word));
         if bad != 0 || (ws & ((ws << 8) | carry)) != 0 {
             return false;
         }
@@ -371,6 +369,25 @@ fn ascii_is_view(bytes: &[u8], fold: bool) -> bool {
         }
     }
     true
+}
+
+/// For eight ASCII bytes: `0x80` in each byte that is a space or newline, and in each that is a
+/// tab, CR, VT or FF. Most words of prose hold spaces only, which two masks settle.
+#[inline]
+fn space_masks(w: u64) -> (u64, u64) {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Bytes at or below 0x20 (exact below 0x80: adding 0x5F carries into no other byte).
+    let low = !w.wrapping_add(0x5F5F_5F5F_5F5F_5F5F) & HIGH;
+    let sp = eq_mask(w, b' ');
+    if low == sp {
+        return (sp, 0);
+    }
+    let ws = sp | eq_mask(w, b'\n');
+    if low == ws {
+        return (ws, 0);
+    }
+    let bad = eq_mask(w, b'\t') | eq_mask(w, b'\r') | eq_mask(w, 0x0B) | eq_mask(w, 0x0C);
+    (ws, bad)
 }
 
 /// `0x80` in each byte of `w` that equals `b`, `0` elsewhere (exact, no false positives).
@@ -407,9 +424,7 @@ fn next_irregular_space(bytes: &[u8], from: usize, end: usize) -> usize {
     while p + 8 <= end {
         let mut word = [0u8; 8];
         word.copy_from_slice(&bytes[p..p + 8]);
-        let w = u64::from_le_bytes(word);
-        let ws = eq_mask(w, b' ') | eq_mask(w, b'\n');
-        let bad = eq_mask(w, b'\t') | eq_mask(w, b'\r') | eq_mask(w, 0x0B) | eq_mask(w, 0x0C);
+        let (ws, bad) = space_masks(u64::from_le_bytes(word));
         let next_is_space = p + 8 == end || is_ascii_space(bytes[p + 8]);
         let followed = ((ws | bad) >> 8) | (u64::from(next_is_space) << 63);
         let irregular = bad | (ws & followed);
@@ -649,6 +664,29 @@ fn build(original: &str, fold: bool) -> Normalized<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The shortcut masks equal the byte-by-byte classification on any ASCII word.
+        #[test]
+        fn space_masks_match_bytes(bytes in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::strategy::Just(b' '), proptest::strategy::Just(b'\n'),
+                proptest::strategy::Just(b'\t'), proptest::strategy::Just(b'\r'),
+                proptest::strategy::Just(0x0Bu8), proptest::strategy::Just(0x0Cu8),
+                0u8..0x80,
+            ],
+            8,
+        )) {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(&bytes);
+            let (ws, bad) = space_masks(u64::from_le_bytes(word));
+            for (k, &b) in bytes.iter().enumerate() {
+                let bit = |m: u64| (m >> (8 * k + 7)) & 1 == 1;
+                proptest::prop_assert_eq!(bit(ws), b == b' ' || b == b'\n');
+                proptest::prop_assert_eq!(bit(bad), matches!(b, b'\t' | b'\r' | 0x0B | 0x0C));
+            }
+        }
+    }
 
     fn view(s: &str) -> String {
         Normalized::new(s).as_str().to_owned()
