@@ -368,7 +368,8 @@ fn marker_phrases(view: &Normalized<'_>) -> (Vec<Range<usize>>, Vec<Range<usize>
 /// it. Most texts have neither, and skip the per-character stack entirely.
 fn may_hold_marker(view: &str) -> bool {
     let bytes = view.as_bytes();
-    if view.contains(SENTINELS) {
+    // Every sentinel is outside ASCII; the ASCII check is far quicker than a search for them.
+    if !view.is_ascii() && view.contains(SENTINELS) {
         return true;
     }
     memchr::memchr2_iter(b'u', b'U', bytes).any(|i| {

@@ -579,6 +579,9 @@ impl RuleSet {
         })
     }
 
+    #[cfg(test)]
+    pub(crate) fn zz_filter(&self) -> &LiteralFilter { &self.filter }
+
     pub(crate) fn rules(&self) -> &[CompiledRule] {
         &self.rules
     }
@@ -1233,5 +1236,19 @@ negative_examples = ["foo alone"]
     fn masked_preview_hides_short_values() {
         assert_eq!(masked_preview(b"hunter22"), "8 chars");
         assert_eq!(masked_preview(b"ghp_abcdefghijklmnop"), "ghp_… 20 chars");
+    }
+}
+#[cfg(test)]
+mod zz_src {
+    #[test]
+    fn zz_src() {
+        let set = crate::screen::Screener::builder().build_rule_set(false, &|_| true).unwrap();
+        for (i, l) in set.filter.zz_literals().iter().enumerate() {
+            let s = String::from_utf8_lossy(l).to_lowercase();
+            if [" the", "the ", "repl", " you", "ace", "not ", " on ", "will", "your"].iter().any(|p| s.starts_with(p)) {
+                let u = &set.literal_uses[i];
+                println!("{s:?} K:{:?} P:{:?}", u.keyword_of.iter().map(|&r| set.rules[r as usize].info.id.clone()).collect::<Vec<_>>(), u.prefix_of.iter().map(|&r| set.rules[r as usize].info.id.clone()).collect::<Vec<_>>());
+            }
+        }
     }
 }

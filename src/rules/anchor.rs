@@ -144,9 +144,10 @@ fn anchor_of(hir: &Hir) -> Option<Anchor> {
 
 /// How selective a literal set is: its weakest literal's score. A literal scores its length,
 /// with every byte that is neither a letter nor whitespace counting double (`e` hits
-/// everywhere in prose, `<|` almost nowhere). A word of one or two letters scores 1 (never an
-/// anchor) and a common English word 2 (an anchor only when nothing rarer is within reach):
-/// `the ` would start a match attempt every few words.
+/// everywhere in prose, `<|` almost nowhere). Words score low whatever their length: a single
+/// letter 0 (never an anchor), two letters or a very common word 1, a common word 2. Such
+/// anchors are taken only when nothing rarer is within reach: `the ` starts a match attempt
+/// every few words, but searching the whole text for want of an anchor costs more.
 fn quality(literals: &[Vec<u8>]) -> usize {
     // Dozens of one- and two-byte literals (a hex or digit class spelled out) hit everywhere.
     if literals.len() > 16 && literals.iter().any(|l| l.len() <= 2) {
@@ -172,6 +173,9 @@ fn score(literal: &[u8]) -> usize {
     if wordy && core.len() <= 2 {
         return core.len().saturating_sub(1);
     }
+    if wordy && VERY_COMMON_WORDS.binary_search(&core).is_ok() {
+        return 1;
+    }
     if wordy && COMMON_WORDS.binary_search(&core).is_ok() {
         return 2;
     }
@@ -182,33 +186,45 @@ fn score(literal: &[u8]) -> usize {
     literal.len() + rare
 }
 
-/// Words frequent in support prose that injection patterns also start with: an anchor made of
-/// them would confirm a pattern at every other sentence. Sorted, lowercase.
-const COMMON_WORDS: &[&[u8]] = &[
-    b"above",
+/// The most frequent words of support prose that injection patterns also start with: an
+/// anchor made of them would confirm a pattern every few words. Sorted, lowercase.
+const VERY_COMMON_WORDS: &[&[u8]] = &[
     b"all",
     b"and",
     b"any",
     b"are",
-    b"begin",
     b"can",
-    b"dear",
     b"does",
     b"end",
     b"for",
     b"from",
+    b"here",
+    b"new",
+    b"not",
+    b"our",
+    b"that",
+    b"the",
+    b"this",
+    b"what",
+    b"will",
+    b"with",
+    b"you",
+    b"your",
+];
+
+/// Words frequent in support prose, less so than [`VERY_COMMON_WORDS`]. Sorted, lowercase.
+const COMMON_WORDS: &[&[u8]] = &[
+    b"above",
+    b"begin",
+    b"dear",
     b"give",
     b"hello",
-    b"here",
     b"hey",
     b"host",
     b"key",
     b"list",
-    b"new",
-    b"not",
     b"open",
     b"original",
-    b"our",
     b"previous",
     b"print",
     b"read",
@@ -221,17 +237,9 @@ const COMMON_WORDS: &[&[u8]] = &[
     b"system",
     b"take",
     b"tell",
-    b"that",
-    b"the",
-    b"this",
     b"token",
     b"true",
     b"user",
-    b"what",
-    b"will",
-    b"with",
-    b"you",
-    b"your",
 ];
 /// How many leading items of a pattern may be stepped over to find its anchor.
 const MAX_ANCHOR_TRIES: usize = 6;
@@ -466,14 +474,16 @@ fn is_space(b: u8) -> bool {
 mod common_words_tests {
     #[test]
     fn common_words_are_sorted_lowercase() {
-        let w = super::COMMON_WORDS;
-        assert!(w.windows(2).all(|p| p[0] < p[1]));
-        assert!(w.iter().all(|x| x.iter().all(u8::is_ascii_lowercase)));
+        for w in [super::VERY_COMMON_WORDS, super::COMMON_WORDS] {
+            assert!(w.windows(2).all(|p| p[0] < p[1]));
+            assert!(w.iter().all(|x| x.iter().all(u8::is_ascii_lowercase)));
+        }
     }
 
     #[test]
     fn scores() {
-        assert_eq!(super::score(b"the "), 2);
+        assert_eq!(super::score(b"the "), 1);
+        assert_eq!(super::score(b"system "), 2);
         assert_eq!(super::score(b"as "), 1);
         assert_eq!(super::score(b"i "), 0);
         assert_eq!(super::score(b"."), 2);
@@ -481,5 +491,30 @@ mod common_words_tests {
         assert_eq!(super::score(b"ignore "), 7);
         assert_eq!(super::score(b"sk-"), 4);
         assert_eq!(super::score(b"<|"), 4);
+    }
+}
+#[cfg(test)]
+mod zz_dbg {
+    #[test]
+    fn zz_branches() {
+        let src = std::fs::read_to_string("rules/injection.toml").unwrap();
+        let t: toml::Table = toml::from_str(&src).unwrap();
+        for r in t["rule"].as_array().unwrap() {
+            if r["id"].as_str() != Some("injection.reveal-system-prompt") { continue; }
+            let hir = super::fold_ascii_case(&super::parse_hir(r["pattern"].as_str().unwrap()).unwrap());
+            fn walk(h: &regex_syntax::hir::Hir, depth: usize) {
+                match h.kind() {
+                    regex_syntax::hir::HirKind::Alternation(bs) => for b in bs {
+                        let a = super::anchor_of(b);
+                        let l: Vec<String> = a.as_ref().map(|a| a.literals.iter().take(5).map(|x| String::from_utf8_lossy(x).to_string()).collect()).unwrap_or_default();
+                        println!("{depth} q={:?} {:?}", a.as_ref().map(|a| super::quality(&a.literals)), l);
+                    },
+                    regex_syntax::hir::HirKind::Concat(items) => for i in items { walk(i, depth + 1) },
+                    regex_syntax::hir::HirKind::Capture(c) => walk(&c.sub, depth),
+                    _ => {}
+                }
+            }
+            walk(&hir, 0);
+        }
     }
 }

@@ -40,13 +40,16 @@ struct Entry {
 #[derive(Debug)]
 pub(crate) struct LiteralFilter {
     literals: Vec<Vec<u8>>,
-    /// One bit per hash of a folded three-byte prefix of a literal of three bytes or more.
-    bits: Box<[u64; 1 << (BITS - 6)]>,
-    /// `bucket_start[h]..bucket_start[h + 1]` indexes `entries` for hash `h`.
+    /// One bit per hash of the folded first four bytes of a literal of four bytes or more.
+    pub(crate) bits4: Box<[u64; 1 << (BITS - 6)]>,
+    /// One bit per hash of a literal of exactly three bytes.
+    pub(crate) bits3: Box<[u64; 1 << (BITS - 6)]>,
+    /// `bucket_start[h]..bucket_start[h + 1]` indexes `entries` for three-byte hash `h`
+    /// (every literal of three bytes or more, by its first three).
     bucket_start: Vec<u32>,
     entries: Vec<Entry>,
     /// Whether a literal of one or two bytes starts with this byte (either case).
-    short_first: [bool; 256],
+    pub(crate) short_first: [bool; 256],
     /// Literals of one or two bytes, as `(lowercased first byte, literal index)`, sorted.
     short: Vec<(u8, u32)>,
 }
@@ -59,6 +62,12 @@ fn word8(bytes: &[u8]) -> u64 {
     u64::from_le_bytes(w)
 }
 
+/// The hash of four bytes, folded (a different multiplier from [`hash`]).
+#[inline(always)]
+fn hash4(key: u32) -> usize {
+    ((key | 0x2020_2020).wrapping_mul(0x1656_67B1) >> (32 - BITS)) as usize
+}
+
 /// The hash of three bytes (the low ones of `key`), folded: setting the 0x20 bit of every byte
 /// lower-cases ASCII letters, and maps some other bytes onto each other too, which only adds
 /// candidates (they are compared with [`lowercase8`]).
@@ -68,10 +77,15 @@ fn hash(key: u32) -> usize {
 }
 
 impl LiteralFilter {
+    #[cfg(test)]
+    pub(crate) fn zz_literals(&self) -> &[Vec<u8>] { &self.literals }
+
     /// A filter over `literals` (ASCII, matched case-insensitively). Empty literals never
     /// match.
     pub(crate) fn new(literals: Vec<Vec<u8>>) -> Self {
         let mut by_hash: Vec<(usize, Entry)> = Vec::new();
+        let mut bits4 = Box::new([0u64; 1 << (BITS - 6)]);
+        let mut bits3 = Box::new([0u64; 1 << (BITS - 6)]);
         let mut short_first = [false; 256];
         let mut short = Vec::new();
         for (i, lit) in literals.iter().enumerate() {
@@ -91,6 +105,13 @@ impl LiteralFilter {
                     } else {
                         (1u64 << (8 * n)) - 1
                     };
+                    let h4 = hash4(head as u32);
+                    if n == 3 {
+                        let h3 = hash(head as u32);
+                        bits3[h3 / 64] |= 1 << (h3 % 64);
+                    } else {
+                        bits4[h4 / 64] |= 1 << (h4 % 64);
+                    }
                     by_hash.push((
                         hash(head as u32),
                         Entry {
@@ -106,10 +127,8 @@ impl LiteralFilter {
         }
         by_hash.sort_unstable_by_key(|(h, e)| (*h, e.literal));
         short.sort_unstable();
-        let mut bits = Box::new([0u64; 1 << (BITS - 6)]);
         let mut bucket_start = vec![0u32; (1usize << BITS) + 1];
         for (h, _) in &by_hash {
-            bits[h / 64] |= 1 << (h % 64);
             bucket_start[h + 1] += 1;
         }
         for h in 0..(1usize << BITS) {
@@ -117,7 +136,8 @@ impl LiteralFilter {
         }
         LiteralFilter {
             literals,
-            bits,
+            bits4,
+            bits3,
             bucket_start,
             entries: by_hash.into_iter().map(|(_, e)| e).collect(),
             short_first,
@@ -130,21 +150,21 @@ impl LiteralFilter {
     pub(crate) fn for_each_hit(&self, hay: &[u8], mut hit: impl FnMut(usize, usize)) {
         let n = hay.len();
         let byte = |i: usize| hay.get(i).map_or(0, |&b| u32::from(b));
-        // The three bytes from offset `i` (zeros past the end), rolled along one byte a step.
-        let mut key = byte(0) | byte(1) << 8 | byte(2) << 16;
+        // The four bytes from offset `i` (zeros past the end), rolled along one byte a step.
+        let mut key = byte(0) | byte(1) << 8 | byte(2) << 16 | byte(3) << 24;
+        let test = |bits: &[u64; 1 << (BITS - 6)], h: usize| (bits[h / 64] >> (h % 64)) & 1 != 0;
         let mut check = |i: usize, key: u32| {
-            let h = hash(key);
-            let long = (self.bits[h / 64] >> (h % 64)) & 1 != 0;
+            let long = test(&self.bits4, hash4(key)) | test(&self.bits3, hash(key));
             let short = self.short_first[(key & 0xFF) as usize];
             if long | short {
-                self.candidate(hay, i, h, long, short, &mut hit);
+                self.candidate(hay, i, hash(key), long, short, &mut hit);
             }
         };
-        for (i, &next) in hay.iter().skip(3).enumerate() {
+        for (i, &next) in hay.iter().skip(4).enumerate() {
             check(i, key);
-            key = (key >> 8) | u32::from(next) << 16;
+            key = (key >> 8) | u32::from(next) << 24;
         }
-        for i in n.saturating_sub(3)..n {
+        for i in n.saturating_sub(4)..n {
             check(i, key);
             key >>= 8;
         }
@@ -319,5 +339,25 @@ mod tests {
         let hay = "k0000x k4999X K1234x k12 k5000x";
         assert_eq!(filtered(&literals, hay), brute(&literals, hay));
         assert_eq!(filtered(&literals, hay).len(), 3);
+    }
+}
+#[cfg(test)]
+mod zz {
+    #[test]
+    fn zz_cands() {
+        let set = crate::screen::Screener::builder().build_rule_set(false, &|_| true).unwrap();
+        let f = set.zz_filter();
+        let text = std::fs::read_to_string("benches/fixtures/draft_clean.txt").unwrap();
+        let hay = text.as_bytes();
+        let mut m = std::collections::BTreeMap::<String, usize>::new();
+        let test = |bits: &[u64; 1 << (super::BITS - 6)], h: usize| (bits[h / 64] >> (h % 64)) & 1 != 0;
+        for i in 0..hay.len().saturating_sub(4) {
+            let key = u32::from_le_bytes([hay[i], hay[i+1], hay[i+2], hay[i+3]]);
+            let l4 = test(&f.bits4, super::hash4(key)); let l3 = test(&f.bits3, super::hash(key)); let s = f.short_first[hay[i] as usize];
+            if l4 || l3 || s { *m.entry(format!("{}{}{} {:?}", u8::from(l4), u8::from(l3), u8::from(s), String::from_utf8_lossy(&hay[i..i+4]).to_lowercase())).or_default() += 1; }
+        }
+        let mut v: Vec<_> = m.into_iter().collect(); v.sort_by_key(|x| std::cmp::Reverse(x.1));
+        println!("{:?}", &v[..v.len().min(50)]);
+        println!("total {}", v.iter().map(|x| x.1).sum::<usize>());
     }
 }
