@@ -280,6 +280,10 @@ fn characters(count: usize) -> &'static str {
 /// visible non-ASCII characters.
 pub(crate) fn hidden_text_findings(text: &str) -> Vec<Hidden> {
     let mut out = Vec::new();
+    // Most non-ASCII text (an em dash, curly quotes) holds no invisible character at all.
+    if !crate::normalize::non_ascii_chars(text).any(|(_, c)| invisible(c).is_some()) {
+        return out;
+    }
     let mut chars = text.char_indices().peekable();
     let mut prev_visible: Option<char> = None;
     while let Some((start, c)) = chars.next() {

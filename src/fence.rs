@@ -426,7 +426,7 @@ fn removals(text: &str) -> (Vec<Range<usize>>, Vec<Finding>) {
             removed.push(h.finding.span());
             findings.push(h.finding);
         }
-        for (i, c) in text.char_indices() {
+        for (i, c) in crate::normalize::non_ascii_chars(text) {
             if SENTINELS.contains(&c) {
                 removed.push(i..i + c.len_utf8());
                 findings.push(Finding::new(

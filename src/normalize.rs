@@ -186,6 +186,32 @@ pub(crate) enum Invisible {
 }
 
 /// Classifies `c` if it is one of the characters the view removes.
+/// The non-ASCII characters of `text` with their offsets, stepping over ASCII sixteen bytes at
+/// a time (invisible characters and fence sentinels are all outside ASCII).
+pub(crate) fn non_ascii_chars(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < bytes.len() {
+            if bytes[i].is_ascii() {
+                while i + 16 <= bytes.len() && bytes[i..i + 16].is_ascii() {
+                    i += 16;
+                }
+                while i < bytes.len() && bytes[i].is_ascii() {
+                    i += 1;
+                }
+                continue;
+            }
+            // `i` is at the first byte of a character: it moves by whole ASCII bytes or chars.
+            let c = text.get(i..)?.chars().next()?;
+            let at = i;
+            i += c.len_utf8();
+            return Some((at, c));
+        }
+        None
+    })
+}
+
 pub(crate) fn invisible(c: char) -> Option<Invisible> {
     let cp = c as u32;
     if cp < 0xAD {
@@ -664,6 +690,22 @@ fn build(original: &str, fold: bool) -> Normalized<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn non_ascii_chars_are_those_of_char_indices() {
+        for text in [
+            "",
+            "abc",
+            "é",
+            "a—b",
+            &"x".repeat(40),
+            &format!("{}é{}ü", "a".repeat(33), "b".repeat(17)),
+        ] {
+            let want: Vec<(usize, char)> =
+                text.char_indices().filter(|(_, c)| !c.is_ascii()).collect();
+            assert_eq!(non_ascii_chars(text).collect::<Vec<_>>(), want, "{text:?}");
+        }
+    }
 
     proptest::proptest! {
         /// The shortcut masks equal the byte-by-byte classification on any ASCII word.

@@ -254,6 +254,7 @@ fn compile_rule(
                 source: p.clone(),
                 limits: *limits,
                 first,
+                secret: p.contains("(?P<secret>") || p.contains("(?<secret>"),
                 anchor,
                 compiled: OnceLock::new(),
                 anchored: OnceLock::new(),
@@ -305,6 +306,8 @@ struct Pattern {
     limits: PatternLimits,
     /// Bitmap of the bytes a match can start with, from the anchor (all when unknown).
     first: [u64; 4],
+    /// The pattern names a `secret` group (the finding's span is that group).
+    secret: bool,
     /// Literals that every match carries near its start, when the pattern has a few: the
     /// engine then confirms the pattern only where one occurs.
     anchor: Option<Anchor>,
@@ -579,9 +582,6 @@ impl RuleSet {
         })
     }
 
-    #[cfg(test)]
-    pub(crate) fn zz_filter(&self) -> &LiteralFilter { &self.filter }
-
     pub(crate) fn rules(&self) -> &[CompiledRule] {
         &self.rules
     }
@@ -734,7 +734,10 @@ fn run_at_hits(
             match anchored_end(dfa, cache, hay, start, &mut budget) {
                 Ok(None) => start += 1,
                 Ok(Some(end)) => {
-                    if let Some(compiled) = pattern.get() {
+                    if !pattern.secret {
+                        // The DFA's span is the finding: no regex to compile for groups.
+                        push_match(rule, view, start..end, out);
+                    } else if let Some(compiled) = pattern.get() {
                         emit_match(rule, pattern, compiled, view, start, end, out);
                     }
                     start = end.max(start + 1);
@@ -1236,19 +1239,5 @@ negative_examples = ["foo alone"]
     fn masked_preview_hides_short_values() {
         assert_eq!(masked_preview(b"hunter22"), "8 chars");
         assert_eq!(masked_preview(b"ghp_abcdefghijklmnop"), "ghp_… 20 chars");
-    }
-}
-#[cfg(test)]
-mod zz_src {
-    #[test]
-    fn zz_src() {
-        let set = crate::screen::Screener::builder().build_rule_set(false, &|_| true).unwrap();
-        for (i, l) in set.filter.zz_literals().iter().enumerate() {
-            let s = String::from_utf8_lossy(l).to_lowercase();
-            if [" the", "the ", "repl", " you", "ace", "not ", " on ", "will", "your"].iter().any(|p| s.starts_with(p)) {
-                let u = &set.literal_uses[i];
-                println!("{s:?} K:{:?} P:{:?}", u.keyword_of.iter().map(|&r| set.rules[r as usize].info.id.clone()).collect::<Vec<_>>(), u.prefix_of.iter().map(|&r| set.rules[r as usize].info.id.clone()).collect::<Vec<_>>());
-            }
-        }
     }
 }

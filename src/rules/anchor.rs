@@ -189,27 +189,8 @@ fn score(literal: &[u8]) -> usize {
 /// The most frequent words of support prose that injection patterns also start with: an
 /// anchor made of them would confirm a pattern every few words. Sorted, lowercase.
 const VERY_COMMON_WORDS: &[&[u8]] = &[
-    b"all",
-    b"and",
-    b"any",
-    b"are",
-    b"can",
-    b"does",
-    b"end",
-    b"for",
-    b"from",
-    b"here",
-    b"new",
-    b"not",
-    b"our",
-    b"that",
-    b"the",
-    b"this",
-    b"what",
-    b"will",
-    b"with",
-    b"you",
-    b"your",
+    b"all", b"and", b"any", b"are", b"can", b"does", b"end", b"for", b"from", b"here", b"new",
+    b"not", b"our", b"that", b"the", b"this", b"what", b"will", b"with", b"you", b"your",
 ];
 
 /// Words frequent in support prose, less so than [`VERY_COMMON_WORDS`]. Sorted, lowercase.
@@ -491,30 +472,5 @@ mod common_words_tests {
         assert_eq!(super::score(b"ignore "), 7);
         assert_eq!(super::score(b"sk-"), 4);
         assert_eq!(super::score(b"<|"), 4);
-    }
-}
-#[cfg(test)]
-mod zz_dbg {
-    #[test]
-    fn zz_branches() {
-        let src = std::fs::read_to_string("rules/injection.toml").unwrap();
-        let t: toml::Table = toml::from_str(&src).unwrap();
-        for r in t["rule"].as_array().unwrap() {
-            if r["id"].as_str() != Some("injection.reveal-system-prompt") { continue; }
-            let hir = super::fold_ascii_case(&super::parse_hir(r["pattern"].as_str().unwrap()).unwrap());
-            fn walk(h: &regex_syntax::hir::Hir, depth: usize) {
-                match h.kind() {
-                    regex_syntax::hir::HirKind::Alternation(bs) => for b in bs {
-                        let a = super::anchor_of(b);
-                        let l: Vec<String> = a.as_ref().map(|a| a.literals.iter().take(5).map(|x| String::from_utf8_lossy(x).to_string()).collect()).unwrap_or_default();
-                        println!("{depth} q={:?} {:?}", a.as_ref().map(|a| super::quality(&a.literals)), l);
-                    },
-                    regex_syntax::hir::HirKind::Concat(items) => for i in items { walk(i, depth + 1) },
-                    regex_syntax::hir::HirKind::Capture(c) => walk(&c.sub, depth),
-                    _ => {}
-                }
-            }
-            walk(&hir, 0);
-        }
     }
 }

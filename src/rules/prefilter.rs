@@ -41,15 +41,15 @@ struct Entry {
 pub(crate) struct LiteralFilter {
     literals: Vec<Vec<u8>>,
     /// One bit per hash of the folded first four bytes of a literal of four bytes or more.
-    pub(crate) bits4: Box<[u64; 1 << (BITS - 6)]>,
+    bits4: Box<[u64; 1 << (BITS - 6)]>,
     /// One bit per hash of a literal of exactly three bytes.
-    pub(crate) bits3: Box<[u64; 1 << (BITS - 6)]>,
+    bits3: Box<[u64; 1 << (BITS - 6)]>,
     /// `bucket_start[h]..bucket_start[h + 1]` indexes `entries` for three-byte hash `h`
     /// (every literal of three bytes or more, by its first three).
     bucket_start: Vec<u32>,
     entries: Vec<Entry>,
     /// Whether a literal of one or two bytes starts with this byte (either case).
-    pub(crate) short_first: [bool; 256],
+    short_first: [bool; 256],
     /// Literals of one or two bytes, as `(lowercased first byte, literal index)`, sorted.
     short: Vec<(u8, u32)>,
 }
@@ -77,9 +77,6 @@ fn hash(key: u32) -> usize {
 }
 
 impl LiteralFilter {
-    #[cfg(test)]
-    pub(crate) fn zz_literals(&self) -> &[Vec<u8>] { &self.literals }
-
     /// A filter over `literals` (ASCII, matched case-insensitively). Empty literals never
     /// match.
     pub(crate) fn new(literals: Vec<Vec<u8>>) -> Self {
@@ -339,25 +336,5 @@ mod tests {
         let hay = "k0000x k4999X K1234x k12 k5000x";
         assert_eq!(filtered(&literals, hay), brute(&literals, hay));
         assert_eq!(filtered(&literals, hay).len(), 3);
-    }
-}
-#[cfg(test)]
-mod zz {
-    #[test]
-    fn zz_cands() {
-        let set = crate::screen::Screener::builder().build_rule_set(false, &|_| true).unwrap();
-        let f = set.zz_filter();
-        let text = std::fs::read_to_string("benches/fixtures/draft_clean.txt").unwrap();
-        let hay = text.as_bytes();
-        let mut m = std::collections::BTreeMap::<String, usize>::new();
-        let test = |bits: &[u64; 1 << (super::BITS - 6)], h: usize| (bits[h / 64] >> (h % 64)) & 1 != 0;
-        for i in 0..hay.len().saturating_sub(4) {
-            let key = u32::from_le_bytes([hay[i], hay[i+1], hay[i+2], hay[i+3]]);
-            let l4 = test(&f.bits4, super::hash4(key)); let l3 = test(&f.bits3, super::hash(key)); let s = f.short_first[hay[i] as usize];
-            if l4 || l3 || s { *m.entry(format!("{}{}{} {:?}", u8::from(l4), u8::from(l3), u8::from(s), String::from_utf8_lossy(&hay[i..i+4]).to_lowercase())).or_default() += 1; }
-        }
-        let mut v: Vec<_> = m.into_iter().collect(); v.sort_by_key(|x| std::cmp::Reverse(x.1));
-        println!("{:?}", &v[..v.len().min(50)]);
-        println!("total {}", v.iter().map(|x| x.1).sum::<usize>());
     }
 }
