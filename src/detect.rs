@@ -108,11 +108,14 @@ impl Detector {
     }
 
     fn rule_findings(&self, text: &str, keep: &dyn Fn(Kind) -> bool) -> Vec<Finding> {
-        let view = Normalized::new(text);
+        self.rule_findings_in(&Normalized::new(text), keep)
+    }
+
+    fn rule_findings_in(&self, view: &Normalized<'_>, keep: &dyn Fn(Kind) -> bool) -> Vec<Finding> {
         let mut findings = Vec::new();
         self.inner
             .rules
-            .scan(&view, None, &|r| keep(r.info.kind), &mut findings);
+            .scan(view, None, &|r| keep(r.info.kind), &mut findings);
         for f in &mut findings {
             f.set_severity(Severity::Notice);
         }
@@ -135,10 +138,12 @@ impl Detector {
     /// ```
     pub fn fence(&self, fence: &Fence, text: &str) -> Result<Fenced> {
         let (text, truncated) = self.limited(text)?;
-        let (cleaned, mut findings) = fence::clean(text);
+        // One view serves the removals and the rules.
+        let view = Normalized::new(text);
+        let (cleaned, mut findings) = fence::clean_with_view(text, &view);
         findings.extend(truncated);
         // Marker copies are reported by the removal itself; skip the rule that flags them.
-        findings.extend(self.rule_findings(text, &|k| k != Kind::FenceMarker));
+        findings.extend(self.rule_findings_in(&view, &|k| k != Kind::FenceMarker));
         Ok(Fenced::new(fence.wrap(&cleaned), tidy(findings)))
     }
 
@@ -152,9 +157,10 @@ impl Detector {
     /// ```
     pub fn clean_query(&self, text: &str) -> Result<Cleaned> {
         let (text, truncated) = self.limited(text)?;
-        let (cleaned, mut findings) = fence::clean(text);
+        let view = Normalized::new(text);
+        let (cleaned, mut findings) = fence::clean_with_view(text, &view);
         findings.extend(truncated);
-        findings.extend(self.rule_findings(text, &|k| k != Kind::FenceMarker));
+        findings.extend(self.rule_findings_in(&view, &|k| k != Kind::FenceMarker));
         Ok(Cleaned::new(cleaned, tidy(findings)))
     }
 }

@@ -379,10 +379,21 @@ fn may_hold_marker(view: &str) -> bool {
     })
 }
 
-/// Removes from `text` everything a fence must not contain and reports each removal.
-/// Idempotent: cleaning the result again removes nothing.
+/// [`clean_with_view`] without a view at hand.
+#[cfg(test)]
 pub(crate) fn clean(text: &str) -> (String, Vec<Finding>) {
-    let (mut removed, mut findings) = removals(text);
+    clean_inner(text, None)
+}
+
+/// Removes from `text` everything a fence must not contain and reports each removal; `view`
+/// is the view of `text` (the caller scans the same view for rules). Idempotent: cleaning the
+/// result again removes nothing.
+pub(crate) fn clean_with_view(text: &str, view: &Normalized<'_>) -> (String, Vec<Finding>) {
+    clean_inner(text, Some(view))
+}
+
+fn clean_inner(text: &str, view: Option<&Normalized<'_>>) -> (String, Vec<Finding>) {
+    let (mut removed, mut findings) = removals(text, view);
     if removed.is_empty() {
         return (text.to_owned(), findings);
     }
@@ -392,7 +403,7 @@ pub(crate) fn clean(text: &str) -> (String, Vec<Finding>) {
     // expose a new phrase. Repeat on the result until nothing more is removed; each round
     // removes at least one byte, and almost every text needs only the first.
     loop {
-        let (more, more_findings) = removals(&cleaned);
+        let (more, more_findings) = removals(&cleaned, None);
         if more.is_empty() {
             break;
         }
@@ -418,7 +429,9 @@ pub(crate) fn clean(text: &str) -> (String, Vec<Finding>) {
 }
 
 /// One round of cleaning: the ranges of `text` to remove and a finding for each removal.
-fn removals(text: &str) -> (Vec<Range<usize>>, Vec<Finding>) {
+/// What to remove from `text`, and the findings for it; `view` is the view of `text` when the
+/// caller has it.
+fn removals(text: &str, view: Option<&Normalized<'_>>) -> (Vec<Range<usize>>, Vec<Finding>) {
     let mut removed: Vec<Range<usize>> = Vec::new();
     let mut findings = Vec::new();
     if !text.is_ascii() {
@@ -444,8 +457,15 @@ fn removals(text: &str) -> (Vec<Range<usize>>, Vec<Finding>) {
     if text.is_ascii() && !may_hold_marker(text) {
         return (removed, findings);
     }
-    let view = Normalized::new(text);
-    let (phrase_removals, phrases) = marker_phrases(&view);
+    let built;
+    let view = match view {
+        Some(v) => v,
+        None => {
+            built = Normalized::new(text);
+            &built
+        }
+    };
+    let (phrase_removals, phrases) = marker_phrases(view);
     removed.extend(phrase_removals.into_iter().map(|r| view.to_original(r)));
     for p in phrases {
         findings.push(Finding::new(
