@@ -23,6 +23,34 @@ pub(crate) fn shannon_entropy(value: &[u8]) -> f64 {
         .sum()
 }
 
+/// Substrings that mark a value as a fill-in, in one automaton (a `contains` per marker sets up
+/// a searcher per call, which costs more than the search on values this short).
+static PLACEHOLDER_MARKERS: std::sync::LazyLock<aho_corasick::AhoCorasick> =
+    std::sync::LazyLock::new(|| {
+        const MARKERS: &[&str] = &[
+            "xxxx",
+            "example",
+            "redacted",
+            "your_",
+            "your-",
+            "yourkey",
+            "placeholder",
+            "changeme",
+            "dummy",
+            "sample",
+            "insert",
+            "****",
+            "....",
+            "…",
+            "akiaiosfodnn7example",
+            "wjalrxutnfemi/k7mdeng/bpxrficyexamplekey",
+        ];
+        #[allow(clippy::expect_used)]
+        aho_corasick::AhoCorasick::new(MARKERS)
+            // A fixed list of short literals: building cannot fail.
+            .expect("placeholder markers build")
+    });
+
 /// Values that are documentation or template fill-ins rather than credentials.
 pub(crate) fn is_placeholder(value: &[u8]) -> bool {
     let Ok(s) = std::str::from_utf8(value) else {
@@ -46,38 +74,27 @@ pub(crate) fn is_placeholder(value: &[u8]) -> bool {
     {
         return true;
     }
-    const MARKERS: &[&str] = &[
-        "xxxx",
-        "example",
-        "redacted",
-        "your_",
-        "your-",
-        "yourkey",
-        "placeholder",
-        "changeme",
-        "dummy",
-        "sample",
-        "insert",
-        "****",
-        "....",
-        "…",
-        "akiaiosfodnn7example",
-        "wjalrxutnfemi/k7mdeng/bpxrficyexamplekey",
-    ];
-    if MARKERS.iter().any(|m| lower.contains(m)) {
+    if PLACEHOLDER_MARKERS.is_match(&lower) {
         return true;
     }
     if is_stock_value(trimmed) {
         return true;
     }
-    // One repeated character (after the prefix, at least three quarters of the value).
+    // One repeated character (after the prefix, at least three quarters of the value): a byte
+    // that frequent is the majority, which one voting pass finds.
     let bytes = trimmed.as_bytes();
-    let mut counts = [0usize; 256];
-    for &b in bytes {
-        counts[b as usize] += 1;
+    if bytes.len() < 8 {
+        return false;
     }
-    let max = counts.iter().copied().max().unwrap_or(0);
-    bytes.len() >= 8 && max * 4 >= bytes.len() * 3
+    let (mut candidate, mut votes) = (0u8, 0usize);
+    for &b in bytes {
+        if votes == 0 {
+            candidate = b;
+        }
+        votes = if b == candidate { votes + 1 } else { votes - 1 };
+    }
+    let max = bytes.iter().filter(|&&b| b == candidate).count();
+    max * 4 >= bytes.len() * 3
 }
 
 /// Whole values that stand for "the password goes here" in documentation and snippets
@@ -115,16 +132,21 @@ fn is_stock_value(lower: &str) -> bool {
     if lower.len() > 24 {
         return false;
     }
-    let folded: String = lower
-        .chars()
-        .filter(|c| *c != '-' && *c != '_')
-        .map(|c| match c {
-            '$' => 's',
-            '@' => 'a',
+    let folded = lower
+        .bytes()
+        .filter(|b| *b != b'-' && *b != b'_')
+        .map(|b| match b {
+            b'$' => b's',
+            b'@' => b'a',
             other => other,
-        })
-        .collect();
-    STOCK_VALUES.contains(&folded.as_str())
+        });
+    let mut buf = [0u8; 24];
+    let mut n = 0;
+    for b in folded {
+        buf[n] = b;
+        n += 1;
+    }
+    STOCK_VALUES.iter().any(|v| v.as_bytes() == &buf[..n])
 }
 
 const BASE62: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
