@@ -1,8 +1,9 @@
 //! Anchors: the literals that every match of a pattern carries near its start.
 //!
-//! The engine puts every rule's anchor literals into one Aho-Corasick automaton, run once over
-//! the normalised view, and confirms a rule's pattern only where one of its literals occurs
-//! (see `RuleSet::scan`). This file is also compiled by `build.rs`, which computes the anchors
+//! The engine puts every rule's anchor literals into one literal prefilter (`prefilter.rs`), run
+//! once over the normalised view, and confirms a rule's pattern only where one of its literals
+//! occurs (see `RuleSet::scan`), trying starts up to `max_offset` bytes before it that begin
+//! with one of the pattern's possible first bytes. This file is also compiled by `build.rs`, which computes the anchors
 //! of the embedded rules ahead of time so a process does not parse every pattern at start-up;
 //! it therefore uses nothing from the crate but `regex-syntax`.
 

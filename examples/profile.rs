@@ -1,0 +1,100 @@
+//! A loop over one workload, for instruction counts under callgrind (steadier than wall-clock
+//! time on a shared machine). The workload runs a few hundred times to warm up (lazy DFA
+//! states, lazily compiled patterns), then `N` times inside `profile::measured`:
+//!
+//! ```sh
+//! cargo build --release --example profile
+//! valgrind --tool=callgrind --collect-atstart=no --toggle-collect='profile::measured' \
+//!     target/release/examples/profile draft 2000
+//! ```
+//!
+//! Divide the collected instructions by `N`. Workloads (inputs from `benches/fixtures/`):
+//! `draft` (the 1 KiB clean draft, word limit 80), `dirty` (the 1 KiB draft with seven kinds
+//! of finding), `ticket` (fence + scan of a 2 KiB ASCII ticket), `unicode-ticket` (the same,
+//! non-ASCII), `prose` (1 MiB of clean prose, every default rule; use a small `N` and
+//! `WARM=2`), `credentials` (the same prose, credential rules only). `WARM` sets the warm-up
+//! count (default 300).
+
+#![allow(clippy::print_stdout)] // an example's output is its result
+
+use std::error::Error;
+use std::hint::black_box;
+
+use palisade::{Context, Detector, Fence, Screener};
+
+const TICKET_ID: &str = "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f";
+
+/// `text` repeated, one per line, and cut to at most `bytes` on a char boundary.
+fn sized(text: &str, bytes: usize) -> String {
+    let mut out = String::new();
+    while out.len() < bytes {
+        out.push_str(text);
+        out.push('\n');
+    }
+    let mut end = bytes;
+    while !out.is_char_boundary(end) {
+        end -= 1;
+    }
+    out.truncate(end);
+    out
+}
+
+#[inline(never)]
+fn warm_up(work: &dyn Fn() -> usize, n: usize) -> usize {
+    (0..n).map(|_| work()).sum()
+}
+
+#[inline(never)]
+fn measured(work: &dyn Fn() -> usize, n: usize) -> usize {
+    // Not the same code as `warm_up`, or the two are folded into one symbol.
+    (0..n).map(|_| black_box(work())).sum()
+}
+
+fn main() -> Result<(), Box<dyn Error>> {
+    let mut args = std::env::args().skip(1);
+    let which = args.next().ok_or("usage: profile WORKLOAD N")?;
+    let n: usize = args.next().ok_or("usage: profile WORKLOAD N")?.parse()?;
+    let warm: usize = std::env::var("WARM").map_or(Ok(300), |w| w.parse())?;
+    let fixture = |name: &str| std::fs::read_to_string(format!("benches/fixtures/{name}"));
+
+    let ctx = Context::new(TICKET_ID)?;
+    let draft = fixture("draft_clean.txt")?;
+    let dirty = fixture("draft_dirty.txt")?;
+    let ticket = sized(&fixture("ticket_ascii.txt")?, 2048);
+    let unicode_ticket = sized(&fixture("ticket_unicode.txt")?, 2048);
+    let prose = sized(&fixture("prose.txt")?, 1 << 20);
+    let screener = if which == "credentials" {
+        Screener::builder()
+            .without_defaults()
+            .rules_file("rules/credentials.toml")
+            .build()?
+    } else {
+        Screener::new()
+    };
+    let detector = Detector::new();
+    let fence = Fence::new("TICKET_BODY")?;
+
+    let screen = |text: &str| {
+        screener
+            .screen(&ctx, black_box(text))
+            .map_or(0, |r| r.findings().len())
+    };
+    let fenced = |text: &str| {
+        detector
+            .fence(&fence, black_box(text))
+            .map_or(0, |r| r.findings().len())
+    };
+    let work: Box<dyn Fn() -> usize> = match which.as_str() {
+        "draft" => Box::new(|| screen(&draft)),
+        "dirty" => Box::new(|| screen(&dirty)),
+        "ticket" => Box::new(|| fenced(&ticket)),
+        "unicode-ticket" => Box::new(|| fenced(&unicode_ticket)),
+        "prose" | "credentials" => Box::new(|| screen(&prose)),
+        other => return Err(format!("unknown workload {other:?}").into()),
+    };
+    black_box(warm_up(&work, warm));
+    let total = measured(&work, n);
+    // The sums keep the work from being optimised away, and show the findings per call.
+    println!("{which}: {n} runs, {} findings per run", total / n.max(1));
+    Ok(())
+}
