@@ -1206,6 +1206,23 @@ negative_examples = ["foo alone"]
         }
     }
 
+    /// Matches of patterns without a `secret` group are reported from the DFA's span without
+    /// compiling the regex; the shortcut must agree with the compiled pattern's groups.
+    #[test]
+    fn secret_group_detection_agrees_with_the_regex() {
+        let set = crate::screen::Screener::builder()
+            .build_rule_set(false, &|_| true)
+            .unwrap();
+        let mut with_group = 0;
+        for r in set.rules() {
+            let Some(p) = &r.pattern else { continue };
+            let compiled = compile_pattern(&p.source, &p.limits).unwrap();
+            assert_eq!(p.secret, compiled.secret_group.is_some(), "{}", r.info.id);
+            with_group += usize::from(p.secret);
+        }
+        assert!(with_group > 50, "{with_group} rules with a secret group");
+    }
+
     #[test]
     fn anchors_cover_case_and_leading_context() {
         let anchor = |p: &str| literal_anchor(&parse_hir(p).unwrap());
