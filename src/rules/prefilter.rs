@@ -329,6 +329,45 @@ mod tests {
         assert_eq!(filtered(&literals, hay), brute(&literals, hay));
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        /// The default rules' own literals, on texts made of pieces of them (case flipped,
+        /// cut, glued to words, digits, punctuation and non-ASCII characters): every occurrence
+        /// brute force finds, and nothing else.
+        #[test]
+        fn default_literals_match_brute_force(
+            picks in proptest::collection::vec((0usize..100_000, 0usize..12, proptest::bool::ANY), 1..10),
+            glue in proptest::collection::vec("[a-z]{0,4}|[0-9 .:=_-]{0,3}|\n|é|—", 1..10),
+        ) {
+            let set = crate::screen::Screener::builder()
+                .build_rule_set(false, &|_| true)
+                .unwrap();
+            let literals = &set.filter.literals;
+            let mut text = String::new();
+            for (k, (pick, cut, upper)) in picks.iter().enumerate() {
+                let lit = &literals[pick % literals.len()];
+                let piece = String::from_utf8_lossy(&lit[..lit.len().saturating_sub(cut % 3)]);
+                text.push_str(&if *upper { piece.to_uppercase() } else { piece.into_owned() });
+                text.push_str(&glue[k % glue.len()]);
+            }
+            let hay = text.as_bytes();
+            let mut got = Vec::new();
+            set.filter.for_each_hit(hay, |lit, at| got.push((lit, at)));
+            got.sort_unstable();
+            let mut want = Vec::new();
+            for (i, l) in literals.iter().enumerate() {
+                for at in 0..hay.len() {
+                    if !l.is_empty()
+                        && hay.get(at..at + l.len()).is_some_and(|w| w.eq_ignore_ascii_case(l))
+                    {
+                        want.push((i, at));
+                    }
+                }
+            }
+            proptest::prop_assert_eq!(got, want, "{:?}", text);
+        }
+    }
+
     #[test]
     fn many_literals_sharing_buckets() {
         let owned: Vec<String> = (0..5000).map(|i| format!("k{i:04}x")).collect();
