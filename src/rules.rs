@@ -95,7 +95,6 @@ pub(crate) struct CompiledRule {
     pub(crate) negative_examples: Vec<ExampleSpec>,
 }
 
-/// Parses one rule file into compiled rules. Examples are not run here (see [`check_examples`]).
 impl CompiledRule {
     /// Whether the prefilter finds where this rule's matches start (its pattern has anchor
     /// literals); such a rule runs only at their occurrences.
@@ -104,6 +103,7 @@ impl CompiledRule {
     }
 }
 
+/// Parses one rule file into compiled rules. Examples are not run here (see [`check_examples`]).
 pub(crate) fn load_file(
     file: &str,
     source: &str,

@@ -3,9 +3,9 @@
 //! The engine puts every rule's anchor literals into one literal prefilter (`prefilter.rs`), run
 //! once over the normalised view, and confirms a rule's pattern only where one of its literals
 //! occurs (see `RuleSet::scan`), trying starts up to `max_offset` bytes before it that begin
-//! with one of the pattern's possible first bytes. This file is also compiled by `build.rs`, which computes the anchors
-//! of the embedded rules ahead of time so a process does not parse every pattern at start-up;
-//! it therefore uses nothing from the crate but `regex-syntax`.
+//! with one of the pattern's possible first bytes. This file is also compiled by `build.rs`,
+//! which computes the anchors of the embedded rules ahead of time so a process does not parse
+//! every pattern at start-up; it therefore uses nothing from the crate but `regex-syntax`.
 
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
 use regex_syntax::hir::{Capture, Class, Hir, HirKind, Repetition};
@@ -83,7 +83,6 @@ fn anchor_of(hir: &Hir) -> Option<Anchor> {
             (quality(&literals) >= MIN_QUALITY).then_some(Anchor {
                 max_offset,
                 literals,
-
                 first_bytes: None,
             })
         }
@@ -103,7 +102,6 @@ fn anchor_of(hir: &Hir) -> Option<Anchor> {
                             Anchor {
                                 max_offset: offset,
                                 literals,
-
                                 first_bytes: None,
                             },
                         ));
@@ -126,7 +124,6 @@ fn anchor_of(hir: &Hir) -> Option<Anchor> {
                             Anchor {
                                 max_offset: offset + a.max_offset,
                                 literals: a.literals,
-
                                 first_bytes: None,
                             },
                         ));
