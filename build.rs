@@ -44,8 +44,8 @@ fn main() {
     entries.sort_by(|a, b| a.0.cmp(&b.0));
     entries.dedup_by(|a, b| a.0 == b.0);
     let mut out = String::from(
-        "/// `(max offset, literals, first bytes)` of an anchor.\n\
-         pub(crate) type AnchorRow = (usize, &'static [&'static [u8]], Option<&'static [u8]>);\n\
+        "/// `(max offset, literals, first bytes, word start)` of an anchor.\n\
+         pub(crate) type AnchorRow = (usize, &'static [&'static [u8]], Option<&'static [u8]>, bool);\n\
          /// `(pattern, anchor)` of every embedded pattern, sorted by pattern; `None`: no anchor.\n\
          pub(crate) static BUILTIN_ANCHORS: &[(&str, Option<AnchorRow>)] = &[\n",
     );
@@ -59,11 +59,12 @@ fn main() {
                     let _ = write!(out, "&{lit:?}, ");
                 }
                 match &a.first_bytes {
-                    None => out.push_str("], None))"),
+                    None => out.push_str("], None"),
                     Some(b) => {
-                        let _ = write!(out, "], Some(&{b:?})))");
+                        let _ = write!(out, "], Some(&{b:?})");
                     }
                 }
+                let _ = write!(out, ", {}))", a.word_start);
             }
         }
         out.push_str("),\n");

@@ -87,6 +87,8 @@ pub(crate) struct CompiledRule {
     pub(crate) info: RuleInfo,
     pub(crate) message: String,
     pub(crate) keywords: Vec<String>,
+    /// Finds the keywords, built the first time the rule has a match to check.
+    keyword_finder: OnceLock<Option<aho_corasick::AhoCorasick>>,
     pattern: Option<Pattern>,
     pub(crate) check: Option<CheckName>,
     min_entropy: Option<f64>,
@@ -96,6 +98,28 @@ pub(crate) struct CompiledRule {
 }
 
 impl CompiledRule {
+    /// Whether one of the rule's keywords occurs in `hay` (ASCII case-insensitively), or it
+    /// has none. `near` is a span to look in first (a match usually holds its keyword).
+    fn keywords_occur(&self, hay: &[u8], near: Option<std::ops::Range<usize>>) -> bool {
+        if self.keywords.is_empty() {
+            return true;
+        }
+        let finder = self.keyword_finder.get_or_init(|| {
+            // A rule's few keywords make a small DFA: one table step per byte of the text.
+            aho_corasick::AhoCorasick::builder()
+                .ascii_case_insensitive(true)
+                .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+                .build(&self.keywords)
+                .ok()
+        });
+        match finder {
+            Some(f) => near.is_some_and(|r| f.is_match(&hay[r])) || f.is_match(hay),
+            // Not reachable with keywords the loader accepted; a rule that cannot tell keeps
+            // its findings rather than losing them.
+            None => true,
+        }
+    }
+
     /// Whether the prefilter finds where this rule's matches start (its pattern has anchor
     /// literals); such a rule runs only at their occurrences.
     fn has_anchor(&self) -> bool {
@@ -243,6 +267,18 @@ fn compile_rule(
                     None => (None, false),
                 },
             };
+            // An anchor the prefilter must test at every byte costs every text a pass; keywords
+            // it finds at word starts and punctuation gate the rule as well, at no such cost
+            // (the regex then searches a text only where one occurs).
+            let anchor = anchor.filter(|a| {
+                spec.keywords.is_empty()
+                    || a.literals
+                        .iter()
+                        .all(|l| anchor::found_at_probes(l, a.word_start))
+                    || !spec.keywords.iter().all(|k| {
+                        anchor::found_at_probes(&k.to_ascii_lowercase().into_bytes(), false)
+                    })
+            });
             let mut first = [u64::MAX; 4];
             if let Some(bytes) = anchor.as_ref().and_then(|a| a.first_bytes.as_ref()) {
                 first = [0; 4];
@@ -289,6 +325,7 @@ fn compile_rule(
         },
         message: spec.message.trim().to_owned(),
         keywords: spec.keywords,
+        keyword_finder: OnceLock::new(),
         pattern,
         check: spec.check,
         min_entropy: spec.min_entropy,
@@ -418,11 +455,16 @@ fn precomputed_anchor(pattern: &str) -> Option<Option<Anchor>> {
     }
     let table = table::BUILTIN_ANCHORS;
     let i = table.binary_search_by(|(p, _)| (*p).cmp(pattern)).ok()?;
-    Some(table[i].1.map(|(max_offset, literals, first)| Anchor {
-        max_offset,
-        literals: literals.iter().map(|l| l.to_vec()).collect(),
-        first_bytes: first.map(<[u8]>::to_vec),
-    }))
+    Some(
+        table[i]
+            .1
+            .map(|(max_offset, literals, first, word_start)| Anchor {
+                max_offset,
+                literals: literals.iter().map(|l| l.to_vec()).collect(),
+                first_bytes: first.map(<[u8]>::to_vec),
+                word_start,
+            }),
+    )
 }
 
 /// Why an anchored confirmation stopped without an answer.
@@ -508,6 +550,8 @@ pub(crate) struct RuleSet {
     always: Vec<u32>,
     /// Those of `always` without an anchor: they run on every text.
     always_unanchored: Vec<u32>,
+    /// Per rule: every anchor literal holds one of its keywords, so a match implies one.
+    keywords_implied: Vec<bool>,
     scratch: Mutex<Vec<Scratch>>,
 }
 
@@ -528,15 +572,19 @@ impl RuleSet {
                 });
             }
         }
-        let mut literal_index: HashMap<Vec<u8>, usize> = HashMap::new();
-        let mut literals: Vec<Vec<u8>> = Vec::new();
+        // A literal with whether it is needed only at word starts (a keyword may occur
+        // anywhere; an anchor literal as its anchor says).
+        let mut literal_index: HashMap<(Vec<u8>, bool), usize> = HashMap::new();
+        let mut literals: Vec<(Vec<u8>, bool)> = Vec::new();
         let mut literal_uses: Vec<LiteralUse> = Vec::new();
-        let mut use_of = |lit: Vec<u8>| -> usize {
-            *literal_index.entry(lit.clone()).or_insert_with(|| {
-                literals.push(lit);
-                literal_uses.push(LiteralUse::default());
-                literals.len() - 1
-            })
+        let mut use_of = |lit: Vec<u8>, word_start: bool| -> usize {
+            *literal_index
+                .entry((lit.clone(), word_start))
+                .or_insert_with(|| {
+                    literals.push((lit, word_start));
+                    literal_uses.push(LiteralUse::default());
+                    literals.len() - 1
+                })
         };
         let mut uses: Vec<(usize, u32, bool)> = Vec::new();
         let mut always = Vec::new();
@@ -545,15 +593,23 @@ impl RuleSet {
                 continue;
             }
             let i = i as u32;
-            if r.keywords.is_empty() {
-                always.push(i);
-            }
-            for kw in &r.keywords {
-                uses.push((use_of(kw.to_ascii_lowercase().into_bytes()), i, true));
-            }
-            if let Some(anchor) = r.pattern.as_ref().and_then(|p| p.anchor.as_ref()) {
-                for lit in &anchor.literals {
-                    uses.push((use_of(lit.clone()), i, false));
+            match r.pattern.as_ref().and_then(|p| p.anchor.as_ref()) {
+                Some(anchor) => {
+                    // Its keywords are checked once it has a match (`keywords_occur`): most
+                    // texts have no match, and keywords may occur anywhere, which would cost
+                    // the prefilter a test at every byte.
+                    for lit in &anchor.literals {
+                        uses.push((use_of(lit.clone(), anchor.word_start), i, false));
+                    }
+                    always.push(i);
+                }
+                None => {
+                    if r.keywords.is_empty() {
+                        always.push(i);
+                    }
+                    for kw in &r.keywords {
+                        uses.push((use_of(kw.to_ascii_lowercase().into_bytes(), false), i, true));
+                    }
                 }
             }
         }
@@ -572,7 +628,22 @@ impl RuleSet {
             .copied()
             .filter(|&i| !rules[i as usize].has_anchor())
             .collect();
+        let keywords_implied = rules
+            .iter()
+            .map(|r| {
+                let Some(anchor) = r.pattern.as_ref().and_then(|p| p.anchor.as_ref()) else {
+                    return false;
+                };
+                anchor.literals.iter().all(|l| {
+                    r.keywords.iter().any(|k| {
+                        l.windows(k.len().max(1))
+                            .any(|w| w.eq_ignore_ascii_case(k.as_bytes()))
+                    })
+                })
+            })
+            .collect();
         Ok(RuleSet {
+            keywords_implied,
             rules,
             filter: LiteralFilter::new(literals),
             literal_uses,
@@ -636,6 +707,7 @@ impl RuleSet {
             candidate[i as usize] = true;
         }
         let hay = view.as_str().as_bytes();
+        let mixed = self.filter.out_of_order();
         self.filter.for_each_hit(hay, |lit, at| {
             let uses = &self.literal_uses[lit];
             for &i in &uses.keyword_of {
@@ -661,9 +733,16 @@ impl RuleSet {
         // selected are not confirmed.
         for &i in touched.iter() {
             let i = i as usize;
-            let mine = std::mem::take(&mut offsets[i]);
+            let mut mine = std::mem::take(&mut offsets[i]);
+            if mixed && !mine.is_sorted() {
+                // Hits from the word-start pass came first, then those from every offset.
+                mine.sort_unstable();
+                mine.dedup();
+            }
             let rule = &self.rules[i];
             if candidate[i] && keep(rule) {
+                let before = out.len();
+                let mut first_match = None;
                 let anchored = rule.pattern.as_ref().and_then(|p| {
                     let anchor = p.anchor.as_ref()?;
                     Some((anchor, p, p.dfa()?))
@@ -676,9 +755,16 @@ impl RuleSet {
                             max_offset: anchor.max_offset,
                             first: &pattern.first,
                         };
-                        run_at_hits(rule, pattern, dfa, cache, &hits, view, out);
+                        first_match = run_at_hits(rule, pattern, dfa, cache, &hits, view, out);
                     }
                     None => run_rule(rule, view, ctx, out),
+                }
+                // A rule with keywords reports nothing on a text without one of them.
+                if out.len() > before
+                    && !self.keywords_implied[i]
+                    && !rule.keywords_occur(hay, first_match)
+                {
+                    out.truncate(before);
                 }
             }
             // Back in place, emptied, to keep its capacity for the next scan.
@@ -705,6 +791,8 @@ struct Hits<'h> {
 }
 
 /// Confirms an anchored rule at the starts each literal occurrence allows, in order,
+/// returning the view span of the first match it confirmed (if it searched the rest of the
+/// view with the regex, none),
 /// reporting the same matches as the regex's own non-overlapping search over the whole view:
 /// every match starts within `max_offset` bytes before an occurrence, so no start outside
 /// those windows can match, and starts are tried in increasing order.
@@ -716,8 +804,9 @@ fn run_at_hits(
     hits: &Hits<'_>,
     view: &Normalized<'_>,
     out: &mut Vec<Finding>,
-) {
+) -> Option<std::ops::Range<usize>> {
     let hay = view.as_str().as_bytes();
+    let mut first_match = None;
     // Each confirmation stops where the DFA dies, usually a few bytes on; the budget keeps a
     // text built to make every confirmation run long (one long line full of literals) linear.
     let mut budget = hay.len().saturating_mul(4).saturating_add(4096);
@@ -734,6 +823,7 @@ fn run_at_hits(
             match anchored_end(dfa, cache, hay, start, &mut budget) {
                 Ok(None) => start += 1,
                 Ok(Some(end)) => {
+                    first_match.get_or_insert(start..end);
                     if !pattern.secret {
                         // The DFA's span is the finding: no regex to compile for groups.
                         push_match(rule, view, start..end, out);
@@ -747,12 +837,13 @@ fn run_at_hits(
                     if let Some(compiled) = pattern.get() {
                         search_from(rule, compiled, view, start, out);
                     }
-                    return;
+                    return first_match;
                 }
             }
         }
         next = next.max(start);
     }
+    first_match
 }
 
 /// Reports the match `start..end` (found by the DFA) with its secret group if it has one.
@@ -1157,7 +1248,7 @@ negative_examples = ["foo alone"]
             .map(ExampleSpec::text)
             .collect();
         let glue = [
-            " ", "\n", "", ",", ".", "x", "_", "-", "=", ":", "\"", "'", "  ", "\t",
+            " ", "\n", "", ",", ".", "x", "_", "-", "=", ":", "\"", "'", "  ", "\t", "9", "é", "Zq",
         ];
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
         let mut next = move |n: usize| {
@@ -1168,7 +1259,7 @@ negative_examples = ["foo alone"]
         };
         let ctx = Context::example();
         let key = |f: &Finding| (f.span(), f.rule().to_owned(), f.message().to_owned());
-        for _ in 0..400 {
+        for _ in 0..1000 {
             let mut text = String::new();
             for _ in 0..1 + next(4) {
                 text.push_str(glue[next(glue.len())]);
@@ -1250,6 +1341,42 @@ negative_examples = ["foo alone"]
         assert_eq!(anchor(r"[a-z]+"), None);
         assert_eq!(anchor(r"[0-9]+").map(|a| a.literals.len()), Some(10));
         assert_eq!(anchor(r"\w+@\w+"), None);
+    }
+
+    /// Which anchors are needed only at word starts, and what stands in for those that are not.
+    #[test]
+    fn word_start_anchors() {
+        let anchor = |p: &str| literal_anchor(&parse_hir(p).unwrap()).unwrap();
+        let lits = |v: &[&str]| v.iter().map(|s| s.as_bytes().to_vec()).collect::<Vec<_>>();
+        // `\b`, `^`, a required separator or `_` in front: a word start.
+        for p in [
+            r"(?i)\bignore",
+            r"^ignore",
+            r"(?m)^ignore",
+            r"[ ,]ignore",
+            r"(?:\b|_)ignore",
+            r"\s+ignore",
+            r"(?:\bfoo-|\b)ignore",
+        ] {
+            assert!(anchor(p).word_start, "{p}");
+        }
+        // Nothing, an optional separator or a letter in front: anywhere.
+        for p in [r"ignore", r"[ ,]?ignore", r"[a-z_]ignore", r"\Bignore"] {
+            assert!(!anchor(p).word_start, "{p}");
+        }
+        // A literal with punctuation inside may begin anywhere; the prefilter looks for it
+        // from there (see `prefilter.rs`).
+        let a = anchor(r"[a-z]{3}[0-9]Q~");
+        assert!(!a.word_start);
+        assert!(a.literals.iter().all(|l| anchor::probe_offset(l) == Some(2)));
+        // Alternatives: one found anywhere is looked for from its probe offset, so the whole
+        // set stays at word starts.
+        let a = anchor(r"\bfoobar|xx\.yyy");
+        assert!(a.word_start);
+        assert_eq!(a.literals, lits(&[".yyy", "foobar"]));
+        // A leading space is dropped: what follows it starts a word.
+        let a = anchor(r"[:,] (?:ignore|forget)");
+        assert!(a.word_start);
     }
 
     #[test]

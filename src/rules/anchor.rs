@@ -8,7 +8,7 @@
 //! every pattern at start-up; it therefore uses nothing from the crate but `regex-syntax`.
 
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
-use regex_syntax::hir::{Capture, Class, Hir, HirKind, Repetition};
+use regex_syntax::hir::{Capture, Class, Hir, HirKind, Look, Repetition};
 
 /// The syntax settings every pattern is compiled with (`regex::bytes`, no Unicode classes).
 /// `None` if the pattern does not parse (the regex crate then reports why).
@@ -38,15 +38,206 @@ pub(crate) struct Anchor {
     /// The bytes a match can start with, sorted, when the literal may begin after the start
     /// and the set is known: a confirmation skips every other start in front of the literal.
     pub(crate) first_bytes: Option<Vec<u8>>,
+    /// Every occurrence a match needs starts a word: a literal that starts with a word byte
+    /// (`[A-Za-z0-9_]`) is always preceded there by a byte that is not one, or by nothing.
+    /// The prefilter then looks for it only at word starts (see `prefilter.rs`).
+    pub(crate) word_start: bool,
 }
 
 /// The anchor of a pattern, or `None` when it has no usable one (it then searches the text).
 pub(crate) fn literal_anchor(hir: &Hir) -> Option<Anchor> {
-    let mut anchor = anchor_of(&fold_ascii_case(hir))?;
+    let mut anchor = anchor_of(&fold_ascii_case(hir), Before::Unknown)?;
+    strip_leading_space(&mut anchor);
     if anchor.max_offset > 0 {
         anchor.first_bytes = first_bytes(hir);
     }
     Some(anchor)
+}
+
+/// A literal that starts with the view's whitespace (a space or newline) is looked for without
+/// it, one byte later: what follows a space starts a word, or is itself not a word byte, so
+/// the rest is found at word starts, which prose has fewer of than spaces.
+fn strip_leading_space(anchor: &mut Anchor) {
+    if !anchor.literals.iter().any(|l| starts_with_space(l)) {
+        return;
+    }
+    if anchor
+        .literals
+        .iter()
+        .any(|l| starts_with_space(l) && l.len() < 2)
+    {
+        return;
+    }
+    for l in &mut anchor.literals {
+        if starts_with_space(l) {
+            l.remove(0);
+        }
+    }
+    anchor.literals.sort();
+    anchor.literals.dedup();
+    anchor.max_offset += 1;
+}
+
+fn starts_with_space(literal: &[u8]) -> bool {
+    matches!(literal.first(), Some(b' ' | b'\n'))
+}
+
+/// An ASCII letter or digit: what the prefilter's word starts are made of. `\b` also counts
+/// `_` as a word byte, so a `\b` before a letter means the byte before is not one of these;
+/// bytes of non-ASCII characters are not either, so a word start after one is looked at (a
+/// Unicode `\b` may hold there).
+pub(crate) fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
+}
+
+/// Where a literal that cannot be looked for from its start may be looked for instead: the
+/// first offset `d > 0` that is a probe wherever the literal occurs (a byte other than a letter,
+/// digit, whitespace or UTF-8 continuation byte, or any byte after a space or newline, which
+/// starts a word or is such a byte: a view never has two whitespace bytes in a row). The
+/// literal is then found by its suffix from `d`, and checked back to its start.
+pub(crate) fn probe_offset(literal: &[u8]) -> Option<usize> {
+    (1..literal.len()).find(|&d| {
+        matches!(literal[d - 1], b' ' | b'\n')
+            || !(literal[d].is_ascii_alphanumeric()
+                || matches!(literal[d], b' ' | b'\n' | 0x80..=0xBF))
+    })
+}
+
+/// Whether a literal is found without the every-offset pass: from its start (see
+/// [`word_start_literal`]) or from a later probe offset.
+pub(crate) fn found_at_probes(literal: &[u8], word_start: bool) -> bool {
+    word_start_literal(literal, word_start) || probe_offset(literal).is_some()
+}
+
+/// Whether the word-start table may hold a literal: see `prefilter.rs`.
+pub(crate) fn word_start_literal(literal: &[u8], word_start: bool) -> bool {
+    match literal.first() {
+        None => true,
+        Some(&b) if b.is_ascii_alphanumeric() => word_start,
+        Some(&b) => !matches!(b, b' ' | b'\n' | 0x80..=0xBF),
+    }
+}
+
+/// `anchor` with every literal replaced by its suffix from its probe offset (see
+/// [`probe_offset`]), which the prefilter finds without testing every byte, and the reach
+/// extended to match; `None` if it is not found at word starts and some literal has no
+/// probe offset. A literal that starts with a byte other than a letter or digit stays.
+fn from_probe_offsets(anchor: &Anchor) -> Option<Anchor> {
+    if anchor.word_start {
+        return None;
+    }
+    let mut extra = 0;
+    let mut literals = Vec::with_capacity(anchor.literals.len());
+    for l in &anchor.literals {
+        let d = if word_start_literal(l, false) {
+            0
+        } else {
+            probe_offset(l)?
+        };
+        extra = extra.max(d);
+        literals.push(l[d..].to_vec());
+    }
+    literals.sort();
+    literals.dedup();
+    Some(Anchor {
+        max_offset: anchor.max_offset + extra,
+        literals,
+        first_bytes: None,
+        word_start: true,
+    })
+}
+
+/// What precedes a position inside a match, as far as word starts go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Before {
+    /// A byte that is not a word byte, or a `\b`/`^` there: a word byte at the position
+    /// starts a word.
+    NonWord,
+    /// Nothing of the pattern (every item before may match empty): whatever precedes the
+    /// match's start, which is unknown.
+    Unknown,
+}
+
+/// How `hir` ends as far as the position after it goes: `Some(true)` when every match ends
+/// with a byte that is not a word byte or with an assertion that gives a word start (`\b`,
+/// `^`), `Some(false)` when that is not known, `None` when it may match the empty string
+/// without an assertion (then what came before decides).
+fn ends_word_boundary(hir: &Hir) -> Option<bool> {
+    match hir.kind() {
+        HirKind::Empty => None,
+        HirKind::Literal(lit) => lit.0.last().map(|&b| !is_word_byte(b)),
+        HirKind::Class(Class::Bytes(c)) => Some(
+            c.ranges()
+                .iter()
+                .all(|r| (r.start()..=r.end()).all(|b| !is_word_byte(b))),
+        ),
+        // Non-ASCII characters end with a byte over 0x7F: not a word byte.
+        HirKind::Class(Class::Unicode(c)) => Some(
+            c.ranges()
+                .iter()
+                .all(|r| (r.start()..=r.end().min('\x7F')).all(|ch| !is_word_byte(ch as u8))),
+        ),
+        HirKind::Look(look) => Some(matches!(
+            look,
+            Look::Start
+                | Look::StartLF
+                | Look::StartCRLF
+                | Look::WordAscii
+                | Look::WordUnicode
+                | Look::WordStartAscii
+                | Look::WordStartUnicode
+                | Look::WordStartHalfAscii
+                | Look::WordStartHalfUnicode
+        )),
+        HirKind::Repetition(rep) => {
+            if rep.max == Some(0) {
+                return None;
+            }
+            match ends_word_boundary(&rep.sub) {
+                Some(false) => Some(false),
+                Some(true) if rep.min > 0 => Some(true),
+                _ => None,
+            }
+        }
+        HirKind::Capture(c) => ends_word_boundary(&c.sub),
+        HirKind::Concat(items) => {
+            for item in items.iter().rev() {
+                if let Some(ends) = ends_word_boundary(item) {
+                    return Some(ends);
+                }
+            }
+            None
+        }
+        HirKind::Alternation(branches) => {
+            let mut any_empty = false;
+            for b in branches {
+                match ends_word_boundary(b) {
+                    Some(false) => return Some(false),
+                    Some(true) => {}
+                    None => any_empty = true,
+                }
+            }
+            (!any_empty).then_some(true)
+        }
+    }
+}
+
+/// What precedes the position after `item`, given what preceded `item`.
+fn after(before: Before, item: &Hir) -> Before {
+    match ends_word_boundary(item) {
+        Some(true) => Before::NonWord,
+        Some(false) => Before::Unknown,
+        None => before,
+    }
+}
+
+/// Whether literals found at a position preceded as `before` say are needed only at word
+/// starts: they are, or they start with a byte that is not a word byte.
+fn at_word_starts(before: Before, literals: &[Vec<u8>]) -> bool {
+    before == Before::NonWord
+        || literals
+            .iter()
+            .all(|l| l.first().is_some_and(|&b| !is_word_byte(b)))
 }
 
 /// The bytes every match of `hir` (as written, case and all) can start with, or `None` when
@@ -69,33 +260,56 @@ fn first_bytes(hir: &Hir) -> Option<Vec<u8>> {
     Some(bytes)
 }
 
-fn anchor_of(hir: &Hir) -> Option<Anchor> {
+/// The anchor of `hir`, where `before` says what precedes its start in a match.
+fn anchor_of(hir: &Hir, before: Before) -> Option<Anchor> {
     match hir.kind() {
         HirKind::Alternation(branches) => {
+            let mut found: Vec<Anchor> = Vec::with_capacity(branches.len());
+            for branch in branches {
+                found.push(anchor_of(branch, before)?);
+            }
+            // One flag covers the set: when branches differ, those found anywhere are looked
+            // for by their suffixes from a probe offset if they all have one.
+            let word_start = found.iter().all(|a| a.word_start)
+                || found.iter_mut().all(|a| {
+                    if let Some(suffixed) = from_probe_offsets(a) {
+                        *a = suffixed;
+                    }
+                    a.word_start
+                });
             let mut max_offset = 0;
             let mut literals = Vec::new();
-            for branch in branches {
-                let a = anchor_of(branch)?;
+            for a in found {
                 max_offset = max_offset.max(a.max_offset);
                 literals.extend(a.literals);
             }
             let literals = few_literals(literals)?;
+            // Cutting literals short keeps their first bytes, so word starts still hold.
             (quality(&literals) >= MIN_QUALITY).then_some(Anchor {
                 max_offset,
                 literals,
                 first_bytes: None,
+                word_start,
             })
         }
-        HirKind::Capture(c) => anchor_of(&c.sub),
+        HirKind::Capture(c) => anchor_of(&c.sub, before),
         _ => {
             let mut items = Vec::new();
             flatten_concat(hir, &mut items);
             // The best-quality literals within reach of the start (earliest on a tie).
             let mut best: Option<(usize, Anchor)> = None;
             let mut offset = 0usize;
+            // What precedes `items[k]`.
+            let mut here = before;
             for k in 0..items.len().min(MAX_ANCHOR_TRIES) {
                 if let Some(literals) = prefix_literals(&Hir::concat(items[k..].to_vec())) {
-                    let q = quality(&literals);
+                    // Assertions right at `items[k]` (`\b`, `^`) say what precedes too.
+                    let at = items[k..]
+                        .iter()
+                        .take_while(|h| matches!(h.kind(), HirKind::Look(_)))
+                        .fold(here, after);
+                    let word_start = at_word_starts(at, &literals);
+                    let q = rank(&literals, word_start);
                     if best.as_ref().is_none_or(|(b, _)| q > *b) {
                         best = Some((
                             q,
@@ -103,41 +317,52 @@ fn anchor_of(hir: &Hir) -> Option<Anchor> {
                                 max_offset: offset,
                                 literals,
                                 first_bytes: None,
+                                word_start,
                             },
                         ));
                     }
-                    if q >= GOOD_QUALITY {
+                    if q >= 1_000_000 + 2 * GOOD_QUALITY {
                         break;
                     }
                 }
-                // A trailing alternation may have an anchor in every branch past their
-                // common start.
-                if k + 1 == items.len()
-                    && is_alternation(&items[k])
-                    && let Some(a) = anchor_of(&items[k])
+                // An alternation may have an anchor in every branch past their common start
+                // (each match passes through one branch, which starts within reach).
+                if is_alternation(&items[k])
+                    && let Some(a) = anchor_of(&items[k], here)
                     && offset + a.max_offset <= MAX_LITERAL_OFFSET
                 {
-                    let q = quality(&a.literals);
+                    let q = rank(&a.literals, a.word_start);
                     if best.as_ref().is_none_or(|(b, _)| q > *b) {
                         best = Some((
                             q,
                             Anchor {
                                 max_offset: offset + a.max_offset,
-                                literals: a.literals,
-                                first_bytes: None,
+                                ..a
                             },
                         ));
                     }
-                    break;
+                    if k + 1 == items.len() {
+                        break;
+                    }
                 }
+                here = after(here, &items[k]);
                 match view_max_len(&items[k]) {
                     Some(len) if offset + len <= MAX_LITERAL_OFFSET => offset += len,
                     _ => break,
                 }
             }
-            best.filter(|(q, _)| *q >= MIN_QUALITY).map(|(_, a)| a)
+            best.filter(|(_, a)| quality(&a.literals) >= MIN_QUALITY)
+                .map(|(_, a)| a)
         }
     }
+}
+
+/// How an anchor compares with the others a pattern offers: a set the prefilter finds without
+/// testing every byte (see [`found_at_probes`]) beats every set it would have to, since it
+/// skips that whole pass when no rule needs it; then [`quality`], word starts first on a tie.
+fn rank(literals: &[Vec<u8>], word_start: bool) -> usize {
+    let probed = literals.iter().all(|l| found_at_probes(l, word_start));
+    1_000_000 * usize::from(probed) + 2 * quality(literals) + usize::from(word_start)
 }
 
 /// How selective a literal set is: its weakest literal's score. A literal scores its length,

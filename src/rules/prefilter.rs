@@ -3,26 +3,73 @@
 //!
 //! An Aho-Corasick automaton over a few thousand literals walks a transition table too large
 //! for the L1 cache and runs at about 200 MB/s here, even on text where no literal occurs. This
-//! filter instead tests every offset against a bitmap of hashed three-byte prefixes (8 KiB, so
-//! it stays in L1) and compares the literals of that hash only where a bit is set, eight bytes
-//! at a time under a mask. Literals of one or two bytes are looked up by their first byte,
-//! which is cheap because anchors avoid short literals made of common bytes.
+//! filter instead tests an offset against a bitmap of hashed three- and four-byte prefixes
+//! (8 KiB each, so they stay in L1) and compares the literals of that hash only where a bit is
+//! set, eight bytes at a time under a mask. Literals of one or two bytes are looked up by their
+//! first byte, which is cheap because anchors avoid short literals made of common bytes.
+//!
+//! Most literals need not be tested at every offset. A literal that starts with a letter or
+//! digit and is known to matter only at the start of a word (its pattern has `\b`, or a space
+//! or punctuation, in front of it) can only be at a *word start*: a letter or digit after a
+//! byte that is not one. A literal that starts with any other byte, except a space, newline or
+//! UTF-8 continuation byte, is looked for at every such byte. Word starts and those bytes are
+//! found eight at a time with word-wide arithmetic, so prose (a word start every five or six
+//! bytes, spaces between) costs a test per word rather than per byte. The remaining literals
+//! (which may begin inside a word, or with whitespace) go into a second table tested at every
+//! offset; the embedded rules have none, so that pass does not run for them.
 
 /// Bits in the hash table of folded three-byte prefixes (2^16 bits: 8 KiB, so it stays in L1).
 const BITS: u32 = 16;
 /// Fibonacci hashing: the high bits of `key * K` spread nearby keys apart.
 const K: u32 = 0x9E37_79B1;
+use super::anchor::{probe_offset, word_start_literal};
+
+/// One in every byte of a word.
+const ONES: u64 = 0x0101_0101_0101_0101;
+/// The high bit of every byte of a word.
+const HIGH: u64 = ONES * 0x80;
+
 /// Eight bytes with the ASCII upper-case letters lower-cased and nothing else changed.
 fn lowercase8(word: u64) -> u64 {
     const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
     let x = word & LOW7;
     // Per byte (no carries: every byte is below 0x80 here): high bit set when >= 'A', and
     // when > 'Z'.
-    let ge_a = x.wrapping_add(0x0101_0101_0101_0101 * u64::from(0x80 - b'A'));
-    let gt_z = x.wrapping_add(0x0101_0101_0101_0101 * u64::from(0x80 - b'Z' - 1));
+    let ge_a = x.wrapping_add(ONES * u64::from(0x80 - b'A'));
+    let gt_z = x.wrapping_add(ONES * u64::from(0x80 - b'Z' - 1));
     let upper = ge_a & !gt_z & !word & HIGH;
     word | (upper >> 2)
+}
+
+/// Per byte of `x` (every byte below 0x80): the high bit set when the byte is `>= c`.
+#[inline(always)]
+fn at_least(x: u64, c: u8) -> u64 {
+    x.wrapping_add(ONES * u64::from(0x80 - c)) & HIGH
+}
+
+/// Per byte of `x` (every byte below 0x80): the high bit set when the byte is `c`.
+#[inline(always)]
+fn equal(x: u64, c: u8) -> u64 {
+    !(x ^ (ONES * u64::from(c))).wrapping_add(ONES * 0x7F) & HIGH
+}
+
+/// The offsets of eight bytes (as the high bit of each) where a literal of the word-start
+/// table may begin, given whether the byte before them is a letter or digit (`prev`, in the
+/// high bit of the lowest byte). Returns them and the same flag for the next eight.
+#[inline(always)]
+fn probes(word: u64, prev: u64) -> (u64, u64) {
+    let high = word & HIGH;
+    let x = word & !HIGH;
+    let lower = x | (ONES * 0x20);
+    let letter = at_least(lower, b'a') & !at_least(lower, b'z' + 1);
+    let digit = at_least(x, b'0') & !at_least(x, b'9' + 1);
+    let alnum = (letter | digit) & !high;
+    let space = (equal(x, b' ') | equal(x, b'\n')) & !high;
+    // UTF-8 continuation bytes are 10xxxxxx: bit 6 clear.
+    let continuation = high & !(word << 1);
+    let starts = alnum & !((alnum << 8) | prev);
+    let other = HIGH & !alnum & !space & !continuation;
+    (starts | other, alnum >> 56)
 }
 
 /// One literal of three bytes or more, ready for the candidate check.
@@ -35,11 +82,13 @@ struct Entry {
     long: bool,
     len: u32,
     literal: u32,
+    /// Where the hashed part starts in the literal (see [`probe_offset`]).
+    back: u32,
 }
 
+/// The literals of one probing regime, hashed.
 #[derive(Debug)]
-pub(crate) struct LiteralFilter {
-    literals: Vec<Vec<u8>>,
+struct Table {
     /// One bit per hash of the folded first four bytes of a literal of four bytes or more.
     bits4: Box<[u64; 1 << (BITS - 6)]>,
     /// One bit per hash of a literal of exactly three bytes.
@@ -50,8 +99,26 @@ pub(crate) struct LiteralFilter {
     entries: Vec<Entry>,
     /// Whether a literal of one or two bytes starts with this byte (either case).
     short_first: [bool; 256],
-    /// Literals of one or two bytes, as `(lowercased first byte, literal index)`, sorted.
-    short: Vec<(u8, u32)>,
+    /// Literals (or suffixes from their probe offset) of one or two bytes, as `(lowercased
+    /// first byte, literal index, probe offset)`, sorted.
+    short: Vec<(u8, u32, u32)>,
+    /// No literal at all: the pass over the text is skipped.
+    empty: bool,
+}
+
+#[derive(Debug)]
+pub(crate) struct LiteralFilter {
+    literals: Vec<Vec<u8>>,
+    /// Per literal: whether it is in `at_word_starts` (and so, if it starts with a letter or
+    /// digit, found only at word starts). Kept for the tests' brute force.
+    #[cfg_attr(not(test), allow(dead_code))]
+    sparse: Vec<bool>,
+    /// Literals tested at word starts and at bytes other than letters, digits and whitespace.
+    at_word_starts: Table,
+    /// Literals tested at every offset.
+    anywhere: Table,
+    /// Some literal is found by a suffix, or at every offset: hits may come out of order.
+    out_of_order: bool,
 }
 
 /// `bytes` (up to eight) as a little-endian word, zero-padded.
@@ -76,26 +143,35 @@ fn hash(key: u32) -> usize {
     (((key | 0x0020_2020) & 0x00FF_FFFF).wrapping_mul(K) >> (32 - BITS)) as usize
 }
 
-impl LiteralFilter {
-    /// A filter over `literals` (ASCII, matched case-insensitively). Empty literals never
-    /// match.
-    pub(crate) fn new(literals: Vec<Vec<u8>>) -> Self {
+#[inline(always)]
+fn test(bits: &[u64; 1 << (BITS - 6)], h: usize) -> bool {
+    (bits[h / 64] >> (h % 64)) & 1 != 0
+}
+
+impl Table {
+    /// A table of `literals[i][back..]` for every `(i, back)` in `chosen`.
+    fn new(literals: &[Vec<u8>], chosen: impl Iterator<Item = (usize, usize)>) -> Self {
         let mut by_hash: Vec<(usize, Entry)> = Vec::new();
         let mut bits4 = Box::new([0u64; 1 << (BITS - 6)]);
         let mut bits3 = Box::new([0u64; 1 << (BITS - 6)]);
         let mut short_first = [false; 256];
         let mut short = Vec::new();
-        for (i, lit) in literals.iter().enumerate() {
+        let mut empty = true;
+        for (i, back) in chosen {
+            let lit = &literals[i][back..];
             let i = i as u32;
+            let back = back as u32;
             match lit.len() {
                 0 => {}
                 1 | 2 => {
+                    empty = false;
                     let first = lit[0];
                     short_first[usize::from(first.to_ascii_lowercase())] = true;
                     short_first[usize::from(first.to_ascii_uppercase())] = true;
-                    short.push((first.to_ascii_lowercase(), i));
+                    short.push((first.to_ascii_lowercase(), i, back));
                 }
                 n => {
+                    empty = false;
                     let head = lowercase8(word8(lit));
                     let mask = if n >= 8 {
                         u64::MAX
@@ -117,6 +193,7 @@ impl LiteralFilter {
                             long: n > 8,
                             len: n as u32,
                             literal: i,
+                            back,
                         },
                     ));
                 }
@@ -131,46 +208,40 @@ impl LiteralFilter {
         for h in 0..(1usize << BITS) {
             bucket_start[h + 1] += bucket_start[h];
         }
-        LiteralFilter {
-            literals,
+        Table {
             bits4,
             bits3,
             bucket_start,
             entries: by_hash.into_iter().map(|(_, e)| e).collect(),
             short_first,
             short,
+            empty,
         }
     }
 
-    /// Calls `hit(literal index, start)` for every occurrence of every literal, in order of
-    /// start (literals starting at the same offset in no particular order).
-    pub(crate) fn for_each_hit(&self, hay: &[u8], mut hit: impl FnMut(usize, usize)) {
-        let n = hay.len();
-        let byte = |i: usize| hay.get(i).map_or(0, |&b| u32::from(b));
-        // The four bytes from offset `i` (zeros past the end), rolled along one byte a step.
-        let mut key = byte(0) | byte(1) << 8 | byte(2) << 16 | byte(3) << 24;
-        let test = |bits: &[u64; 1 << (BITS - 6)], h: usize| (bits[h / 64] >> (h % 64)) & 1 != 0;
-        let mut check = |i: usize, key: u32| {
-            let long = test(&self.bits4, hash4(key)) | test(&self.bits3, hash(key));
-            let short = self.short_first[(key & 0xFF) as usize];
-            if long | short {
-                self.candidate(hay, i, hash(key), long, short, &mut hit);
-            }
-        };
-        for (i, &next) in hay.iter().skip(4).enumerate() {
-            check(i, key);
-            key = (key >> 8) | u32::from(next) << 24;
-        }
-        for i in n.saturating_sub(4)..n {
-            check(i, key);
-            key >>= 8;
+    /// Tests offset `i`, whose four bytes (zeros past the end) are `key`.
+    #[inline(always)]
+    fn probe(
+        &self,
+        literals: &[Vec<u8>],
+        hay: &[u8],
+        i: usize,
+        key: u32,
+        hit: &mut impl FnMut(usize, usize),
+    ) {
+        let long = test(&self.bits4, hash4(key)) | test(&self.bits3, hash(key));
+        let short = self.short_first[(key & 0xFF) as usize];
+        if long | short {
+            self.candidate(literals, hay, i, hash(key), long, short, hit);
         }
     }
 
     /// The slow path at an offset the bitmaps let through.
     #[inline(never)]
+    #[allow(clippy::too_many_arguments)] // the hot loop's state, passed rather than rebuilt
     fn candidate(
         &self,
+        literals: &[Vec<u8>],
         hay: &[u8],
         at: usize,
         h: usize,
@@ -183,15 +254,16 @@ impl LiteralFilter {
                 Some(&[a, b, c, d, e, f, g, i]) => u64::from_le_bytes([a, b, c, d, e, f, g, i]),
                 _ => word8(&hay[at..]),
             };
-            self.bucket_at(hay, at, word, h, hit);
+            self.bucket_at(literals, hay, at, word, h, hit);
         }
         if short {
-            self.short_at(hay, at, hit);
+            self.short_at(literals, hay, at, hit);
         }
     }
 
     fn bucket_at(
         &self,
+        literals: &[Vec<u8>],
         hay: &[u8],
         at: usize,
         word: u64,
@@ -205,31 +277,184 @@ impl LiteralFilter {
                 continue;
             }
             let lit = e.literal as usize;
-            if e.long {
-                let l = &self.literals[lit];
-                if !hay[at + 8..at + l.len()].eq_ignore_ascii_case(&l[8..]) {
-                    continue;
-                }
+            let l = &literals[lit];
+            let back = e.back as usize;
+            if e.long && !hay[at + 8..at + l.len() - back].eq_ignore_ascii_case(&l[back + 8..]) {
+                continue;
             }
-            hit(lit, at);
+            if back > 0 && !starts_before(hay, at, &l[..back]) {
+                continue;
+            }
+            hit(lit, at - back);
         }
     }
 
-    fn short_at(&self, hay: &[u8], at: usize, hit: &mut impl FnMut(usize, usize)) {
+    fn short_at(
+        &self,
+        literals: &[Vec<u8>],
+        hay: &[u8],
+        at: usize,
+        hit: &mut impl FnMut(usize, usize),
+    ) {
         let first = hay[at].to_ascii_lowercase();
-        let from = self.short.partition_point(|&(b, _)| b < first);
-        for &(b, lit) in &self.short[from..] {
+        let from = self.short.partition_point(|&(b, _, _)| b < first);
+        for &(b, lit, back) in &self.short[from..] {
             if b != first {
                 break;
             }
             let lit = lit as usize;
-            let l = &self.literals[lit];
+            let back = back as usize;
+            let l = &literals[lit];
             if hay
-                .get(at..at + l.len())
-                .is_some_and(|s| s.eq_ignore_ascii_case(l))
+                .get(at..at + l.len() - back)
+                .is_some_and(|s| s.eq_ignore_ascii_case(&l[back..]))
+                && starts_before(hay, at, &l[..back])
             {
-                hit(lit, at);
+                hit(lit, at - back);
             }
+        }
+    }
+}
+
+/// Whether `prefix` ends right before offset `at` of `hay` (ASCII case-insensitively).
+fn starts_before(hay: &[u8], at: usize, prefix: &[u8]) -> bool {
+    at.checked_sub(prefix.len())
+        .is_some_and(|from| hay[from..at].eq_ignore_ascii_case(prefix))
+}
+
+/// The four bytes from offset `i` as a little-endian key, zeros past the end.
+#[inline(always)]
+fn key_at(hay: &[u8], i: usize) -> u32 {
+    match hay.get(i..i + 4) {
+        Some(&[a, b, c, d]) => u32::from_le_bytes([a, b, c, d]),
+        _ => word8(&hay[i.min(hay.len())..]) as u32,
+    }
+}
+
+impl LiteralFilter {
+    /// A filter over `literals` (ASCII, matched case-insensitively), each with whether it is
+    /// needed only where it starts a word (see the module documentation). Empty literals never
+    /// match.
+    pub(crate) fn new(literals: Vec<(Vec<u8>, bool)>) -> Self {
+        let sparse: Vec<bool> = literals
+            .iter()
+            .map(|(l, w)| word_start_literal(l, *w))
+            .collect();
+        // Where each literal is looked for from: its start, a later probe offset, or (`None`)
+        // every offset.
+        let from: Vec<Option<usize>> = literals
+            .iter()
+            .zip(&sparse)
+            .map(|((l, _), &sparse)| if sparse { Some(0) } else { probe_offset(l) })
+            .collect();
+        let literals: Vec<Vec<u8>> = literals.into_iter().map(|(l, _)| l).collect();
+        let at_word_starts = Table::new(
+            &literals,
+            from.iter()
+                .enumerate()
+                .filter_map(|(i, b)| Some((i, (*b)?))),
+        );
+        let anywhere = Table::new(
+            &literals,
+            from.iter()
+                .enumerate()
+                .filter(|(_, b)| b.is_none())
+                .map(|(i, _)| (i, 0)),
+        );
+        let out_of_order = from.iter().any(|b| b.is_some_and(|b| b > 0));
+        LiteralFilter {
+            literals,
+            sparse,
+            at_word_starts,
+            anywhere,
+            out_of_order,
+        }
+    }
+
+    /// Calls `hit(literal index, start)` for every occurrence of every literal that may
+    /// begin anywhere, and for every occurrence at a word start (or at a byte other than a
+    /// letter, digit or whitespace) of the others. Hits come in order of start unless
+    /// [`Self::out_of_order`] says otherwise.
+    pub(crate) fn for_each_hit(&self, hay: &[u8], mut hit: impl FnMut(usize, usize)) {
+        if !self.at_word_starts.empty {
+            self.word_start_pass(hay, &mut hit);
+        }
+        if !self.anywhere.empty {
+            self.every_offset_pass(hay, &mut hit);
+        }
+    }
+
+    /// The literals tested at every offset.
+    #[cfg(test)]
+    pub(crate) fn anywhere_literals(&self) -> Vec<usize> {
+        let mut v: Vec<usize> = self
+            .anywhere
+            .entries
+            .iter()
+            .map(|e| e.literal as usize)
+            .collect();
+        v.extend(self.anywhere.short.iter().map(|&(_, l, _)| l as usize));
+        v.sort_unstable();
+        v
+    }
+
+    #[cfg(test)]
+    pub(crate) fn literal(&self, i: usize) -> &[u8] {
+        &self.literals[i]
+    }
+
+    /// Whether hits may come out of order of start: a literal is looked for at every offset
+    /// (a second pass), or by a suffix (reported where it starts, up to its length back).
+    pub(crate) fn out_of_order(&self) -> bool {
+        self.out_of_order || !self.anywhere.empty
+    }
+
+    fn word_start_pass(&self, hay: &[u8], hit: &mut impl FnMut(usize, usize)) {
+        let table = &self.at_word_starts;
+        let mut prev = 0u64;
+        let mut chunks = hay.chunks_exact(8);
+        let mut base = 0;
+        for chunk in chunks.by_ref() {
+            let word = match *chunk {
+                [a, b, c, d, e, f, g, h] => u64::from_le_bytes([a, b, c, d, e, f, g, h]),
+                _ => 0,
+            };
+            let (mut at, next) = probes(word, prev);
+            prev = next;
+            while at != 0 {
+                let i = base + (at.trailing_zeros() / 8) as usize;
+                at &= at - 1;
+                table.probe(&self.literals, hay, i, key_at(hay, i), hit);
+            }
+            base += 8;
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            // Padded with spaces, which are never probed.
+            let mut padded = [b' '; 8];
+            padded[..rest.len()].copy_from_slice(rest);
+            let (mut at, _) = probes(u64::from_le_bytes(padded), prev);
+            while at != 0 {
+                let i = base + (at.trailing_zeros() / 8) as usize;
+                at &= at - 1;
+                table.probe(&self.literals, hay, i, key_at(hay, i), hit);
+            }
+        }
+    }
+
+    fn every_offset_pass(&self, hay: &[u8], hit: &mut impl FnMut(usize, usize)) {
+        let table = &self.anywhere;
+        let n = hay.len();
+        let byte = |i: usize| hay.get(i).map_or(0, |&b| u32::from(b));
+        // The four bytes from offset `i` (zeros past the end), rolled along one byte a step.
+        let mut key = byte(0) | byte(1) << 8 | byte(2) << 16 | byte(3) << 24;
+        for (i, &next) in hay.iter().skip(4).enumerate() {
+            table.probe(&self.literals, hay, i, key, hit);
+            key = (key >> 8) | u32::from(next) << 24;
+        }
+        for i in n.saturating_sub(4)..n {
+            table.probe(&self.literals, hay, i, key, hit);
+            key >>= 8;
         }
     }
 }
@@ -240,10 +465,26 @@ mod tests {
 
     /// Every `(literal, start)` by brute force, sorted.
     fn brute(literals: &[&str], hay: &str) -> Vec<(usize, usize)> {
+        brute_flagged(
+            &literals.iter().map(|l| (*l, false)).collect::<Vec<_>>(),
+            hay,
+        )
+    }
+
+    /// Whether offset `at` of `hay` starts a word (a letter or digit after none).
+    fn starts_word(hay: &[u8], at: usize) -> bool {
+        at == 0 || !hay[at - 1].is_ascii_alphanumeric()
+    }
+
+    /// Every `(literal, start)` by brute force, sorted; a literal flagged as needed at word
+    /// starts only, and starting with a letter or digit, only where it starts a word.
+    fn brute_flagged(literals: &[(&str, bool)], hay: &str) -> Vec<(usize, usize)> {
         let mut out = Vec::new();
-        for (i, l) in literals.iter().enumerate() {
+        for (i, (l, word_start)) in literals.iter().enumerate() {
+            let needs_start = *word_start && l.as_bytes()[0].is_ascii_alphanumeric();
             for at in 0..hay.len() {
                 if !l.is_empty()
+                    && (!needs_start || starts_word(hay.as_bytes(), at))
                     && hay
                         .as_bytes()
                         .get(at..at + l.len())
@@ -258,7 +499,19 @@ mod tests {
     }
 
     fn filtered(literals: &[&str], hay: &str) -> Vec<(usize, usize)> {
-        let f = LiteralFilter::new(literals.iter().map(|l| l.as_bytes().to_vec()).collect());
+        filtered_flagged(
+            &literals.iter().map(|l| (*l, false)).collect::<Vec<_>>(),
+            hay,
+        )
+    }
+
+    fn filtered_flagged(literals: &[(&str, bool)], hay: &str) -> Vec<(usize, usize)> {
+        let f = LiteralFilter::new(
+            literals
+                .iter()
+                .map(|(l, w)| (l.as_bytes().to_vec(), *w))
+                .collect(),
+        );
         let mut out = Vec::new();
         f.for_each_hit(hay.as_bytes(), |lit, at| out.push((lit, at)));
         out.sort_unstable();
@@ -356,8 +609,10 @@ mod tests {
             got.sort_unstable();
             let mut want = Vec::new();
             for (i, l) in literals.iter().enumerate() {
+                let needs_start = set.filter.sparse[i] && l[0].is_ascii_alphanumeric();
                 for at in 0..hay.len() {
                     if !l.is_empty()
+                        && (!needs_start || starts_word(hay, at))
                         && hay.get(at..at + l.len()).is_some_and(|w| w.eq_ignore_ascii_case(l))
                     {
                         want.push((i, at));
@@ -366,6 +621,80 @@ mod tests {
             }
             proptest::prop_assert_eq!(got, want, "{:?}", text);
         }
+    }
+
+    #[test]
+    fn word_start_literals_only_at_word_starts() {
+        let literals = [
+            ("ignore", true),
+            ("ignore", false),
+            ("gh", true),
+            ("[inst", true),
+            ("_pass", true),
+            ("\u{27e6}", true),
+            (" x", true),
+            ("9z", true),
+            ("0q~", false),
+            ("new reli", false),
+            ("webhook.office.com", false),
+            ("kubeadm ", false),
+            ("a.b", false),
+        ];
+        for hay in [
+            "ignore reignore (ignore) _ignore 9ignore éignore",
+            "ghp_x xgh GH gh",
+            "a[INST] [inst]x",
+            "DB_PASS my_pass __pass",
+            "\u{27e6}\u{27e6}a\u{27e6}",
+            "a x  x\nx",
+            "19z 9z a9z -9z",
+            "ignor",
+            "",
+            "ig",
+            "x0Q~ 0q~0q~ q~",
+            "NEW RELIC newrelic anew\nreli new reli",
+            "x.webhook.office.com xwebhook.office.co ab.webhook.office.comwebhook.office.com",
+            "kubeadm join",
+            "a.b.a.b a.B",
+        ] {
+            assert_eq!(
+                filtered_flagged(&literals, hay),
+                brute_flagged(&literals, hay),
+                "{hay:?}"
+            );
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+        /// Word starts and punctuation found eight bytes at a time agree with brute force on
+        /// arbitrary bytes of the classes that matter, at every alignment.
+        #[test]
+        fn word_start_pass_matches_brute_force(text in "[aZ9_ \n.\u{e9}\u{27e6}-]{0,40}") {
+            let literals = [("a", true), ("z9", true), ("_a", true), (".a", true), ("aaa", true),
+                ("9", true), ("\u{27e6}", true), ("\u{e9}a", true), ("a", false), ("-", true),
+                ("a.a", false), ("9 a", false), ("Z9_a", false), ("aa-", false)];
+            proptest::prop_assert_eq!(
+                filtered_flagged(&literals, &text),
+                brute_flagged(&literals, &text)
+            );
+        }
+    }
+
+    /// Every embedded rule's literals are found at word starts or from a probe offset: the
+    /// every-offset pass, which costs each text a test per byte, does not run for them.
+    #[test]
+    fn embedded_rules_need_no_every_offset_pass() {
+        let set = crate::screen::Screener::builder()
+            .build_rule_set(false, &|_| true)
+            .unwrap();
+        let dense: Vec<String> = set
+            .filter
+            .anywhere_literals()
+            .into_iter()
+            .map(|i| String::from_utf8_lossy(set.filter.literal(i)).into_owned())
+            .collect();
+        assert!(dense.is_empty(), "looked for at every offset: {dense:?}");
     }
 
     #[test]
