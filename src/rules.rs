@@ -1368,7 +1368,11 @@ negative_examples = ["foo alone"]
         // from there (see `prefilter.rs`).
         let a = anchor(r"[a-z]{3}[0-9]Q~");
         assert!(!a.word_start);
-        assert!(a.literals.iter().all(|l| anchor::probe_offset(l) == Some(2)));
+        assert!(
+            a.literals
+                .iter()
+                .all(|l| anchor::probe_offset(l) == Some(2))
+        );
         // Alternatives: one found anywhere is looked for from its probe offset, so the whole
         // set stays at word starts.
         let a = anchor(r"\bfoobar|xx\.yyy");

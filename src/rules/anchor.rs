@@ -103,6 +103,33 @@ pub(crate) fn probe_offset(literal: &[u8]) -> Option<usize> {
     })
 }
 
+/// Where the prefilter looks for a literal from: among the offsets it can (its start if
+/// [`word_start_literal`] allows, else those [`probe_offset`] would), the one whose next four
+/// bytes are rarest by [`score`] (`the sec` is looked for as `sec`, not as `the `, which
+/// starts a tenth of all words in prose), the earliest on a tie; `None` if there is none.
+pub(crate) fn best_probe_offset(literal: &[u8], word_start: bool) -> Option<usize> {
+    let usable = |d: usize| {
+        if d == 0 {
+            word_start_literal(literal, word_start)
+        } else {
+            matches!(literal[d - 1], b' ' | b'\n')
+                || !(literal[d].is_ascii_alphanumeric()
+                    || matches!(literal[d], b' ' | b'\n' | 0x80..=0xBF))
+        }
+    };
+    let key = |d: usize| {
+        let rest = &literal[d..];
+        // Three bytes or more make a key the bitmaps can tell apart.
+        (rest.len() >= 3, score(&rest[..rest.len().min(4)]))
+    };
+    (0..literal.len())
+        .filter(|&d| usable(d))
+        .fold(None, |best: Option<usize>, d| match best {
+            Some(b) if key(b) >= key(d) => Some(b),
+            _ => Some(d),
+        })
+}
+
 /// Whether a literal is found without the every-offset pass: from its start (see
 /// [`word_start_literal`]) or from a later probe offset.
 pub(crate) fn found_at_probes(literal: &[u8], word_start: bool) -> bool {
@@ -379,7 +406,7 @@ fn quality(literals: &[Vec<u8>]) -> usize {
     literals.iter().map(|l| score(l)).min().unwrap_or(0)
 }
 
-fn score(literal: &[u8]) -> usize {
+pub(crate) fn score(literal: &[u8]) -> usize {
     let wordy = literal
         .iter()
         .all(|b| b.is_ascii_alphabetic() || matches!(b, b' ' | b'\n' | b'\'' | b','));
@@ -655,11 +682,13 @@ fn collapse_shared_prefixes(sorted: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
             .take_while(|l| key.len() == 4 && l.starts_with(key))
             .count()
             .max(1);
-        if j - i > MAX_SHARING {
-            let first = &sorted[i];
-            let common = sorted[i + 1..j].iter().fold(first.len(), |n, l| {
-                n.min(first.iter().zip(l).take_while(|(a, b)| a == b).count())
-            });
+        let first = &sorted[i];
+        let common = sorted[i + 1..j].iter().fold(first.len(), |n, l| {
+            n.min(first.iter().zip(l).take_while(|(a, b)| a == b).count())
+        });
+        // Not when the common part is a word that hits everywhere (`what are`, `what is`,
+        // ... would become `what`).
+        if j - i > MAX_SHARING && score(&first[..common]) >= GOOD_QUALITY {
             out.push(first[..common].to_vec());
         } else {
             out.extend(sorted[i..j].iter().cloned());

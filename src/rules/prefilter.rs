@@ -22,7 +22,7 @@
 const BITS: u32 = 16;
 /// Fibonacci hashing: the high bits of `key * K` spread nearby keys apart.
 const K: u32 = 0x9E37_79B1;
-use super::anchor::{probe_offset, word_start_literal};
+use super::anchor::best_probe_offset;
 
 /// One in every byte of a word.
 const ONES: u64 = 0x0101_0101_0101_0101;
@@ -109,10 +109,11 @@ struct Table {
 #[derive(Debug)]
 pub(crate) struct LiteralFilter {
     literals: Vec<Vec<u8>>,
-    /// Per literal: whether it is in `at_word_starts` (and so, if it starts with a letter or
-    /// digit, found only at word starts). Kept for the tests' brute force.
+    /// Per literal: the offset it is looked for from in `at_word_starts` (at 0 and starting
+    /// with a letter or digit: found only at word starts), `None` for `anywhere`. Kept for the
+    /// tests' brute force.
     #[cfg_attr(not(test), allow(dead_code))]
-    sparse: Vec<bool>,
+    from: Vec<Option<usize>>,
     /// Literals tested at word starts and at bytes other than letters, digits and whitespace.
     at_word_starts: Table,
     /// Literals tested at every offset.
@@ -336,16 +337,11 @@ impl LiteralFilter {
     /// needed only where it starts a word (see the module documentation). Empty literals never
     /// match.
     pub(crate) fn new(literals: Vec<(Vec<u8>, bool)>) -> Self {
-        let sparse: Vec<bool> = literals
-            .iter()
-            .map(|(l, w)| word_start_literal(l, *w))
-            .collect();
         // Where each literal is looked for from: its start, a later probe offset, or (`None`)
         // every offset.
         let from: Vec<Option<usize>> = literals
             .iter()
-            .zip(&sparse)
-            .map(|((l, _), &sparse)| if sparse { Some(0) } else { probe_offset(l) })
+            .map(|(l, w)| best_probe_offset(l, *w))
             .collect();
         let literals: Vec<Vec<u8>> = literals.into_iter().map(|(l, _)| l).collect();
         let at_word_starts = Table::new(
@@ -364,7 +360,7 @@ impl LiteralFilter {
         let out_of_order = from.iter().any(|b| b.is_some_and(|b| b > 0));
         LiteralFilter {
             literals,
-            sparse,
+            from,
             at_word_starts,
             anywhere,
             out_of_order,
@@ -481,7 +477,11 @@ mod tests {
     fn brute_flagged(literals: &[(&str, bool)], hay: &str) -> Vec<(usize, usize)> {
         let mut out = Vec::new();
         for (i, (l, word_start)) in literals.iter().enumerate() {
-            let needs_start = *word_start && l.as_bytes()[0].is_ascii_alphanumeric();
+            // Looked for from its start, which is a letter or digit: only at word starts.
+            // From a later offset, everywhere (a superset of its word-start occurrences).
+            let needs_start = *word_start
+                && l.as_bytes()[0].is_ascii_alphanumeric()
+                && super::best_probe_offset(l.as_bytes(), true) == Some(0);
             for at in 0..hay.len() {
                 if !l.is_empty()
                     && (!needs_start || starts_word(hay.as_bytes(), at))
@@ -609,7 +609,7 @@ mod tests {
             got.sort_unstable();
             let mut want = Vec::new();
             for (i, l) in literals.iter().enumerate() {
-                let needs_start = set.filter.sparse[i] && l[0].is_ascii_alphanumeric();
+                let needs_start = set.filter.from[i] == Some(0) && l[0].is_ascii_alphanumeric();
                 for at in 0..hay.len() {
                     if !l.is_empty()
                         && (!needs_start || starts_word(hay, at))
@@ -639,6 +639,8 @@ mod tests {
             ("webhook.office.com", false),
             ("kubeadm ", false),
             ("a.b", false),
+            ("the sec", true),
+            ("your co", true),
         ];
         for hay in [
             "ignore reignore (ignore) _ignore 9ignore éignore",
@@ -656,6 +658,7 @@ mod tests {
             "x.webhook.office.com xwebhook.office.co ab.webhook.office.comwebhook.office.com",
             "kubeadm join",
             "a.b.a.b a.B",
+            "the sec bathe sec The Secret  your co",
         ] {
             assert_eq!(
                 filtered_flagged(&literals, hay),
