@@ -11,6 +11,8 @@ use clap::{Args, Parser, Subcommand};
 use palisade::{Context, Detector, Fence, Finding, Report, Screener, ScreenerBuilder};
 use serde::Serialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
+use std::borrow::Cow;
 
 #[derive(Parser)]
 #[command(
@@ -196,7 +198,11 @@ fn run(cli: Cli) -> Result<u8, Fail> {
             let detector = input.detector()?;
             if jsonl {
                 let text = read_stdin(&input)?;
-                return run_jsonl(&text, |value| scan_line(&detector, value));
+                return run_jsonl(
+                    &text,
+                    |line| scan_line_fast(&detector, line),
+                    |value| scan_line(&detector, value),
+                );
             }
             let text = read_stdin(&input)?;
             let findings = detector.scan(&text)?;
@@ -371,10 +377,12 @@ fn error_line(line: usize, id: Option<&Value>, error: String) -> LineOutcome {
 }
 
 /// Processes JSON lines in input order, using every core for large batches. Every input line
-/// produces exactly one output line. Exit code: 2 if any line was an error, else 1 if any
+/// produces exactly one output line: from `fast` when it answers (a well-formed line, read
+/// without building a JSON tree), else from `handle`, which also reports errors. Exit code: 2 if any line was an error, else 1 if any
 /// draft was blocked, else 0.
 fn run_jsonl(
     input: &str,
+    fast: impl Fn(&str) -> Option<(String, bool)> + Sync,
     handle: impl Fn(&Value) -> Result<(String, bool), String> + Sync,
 ) -> Result<u8, Fail> {
     let lines: Vec<&str> = if input.is_empty() {
@@ -389,6 +397,15 @@ fn run_jsonl(
     let process = |index: usize, line: &str| -> LineOutcome {
         let number = index + 1;
         let line = line.strip_suffix('\r').unwrap_or(line);
+        if let Some((json, blocked)) = fast(line) {
+            return LineOutcome {
+                json,
+                error: false,
+                blocked,
+            };
+        }
+        // Anything the typed reading could not take (a missing or mistyped field, bad JSON)
+        // is read again as a JSON value, which says what is wrong.
         let value: Value = match serde_json::from_str(line) {
             Ok(v) => v,
             Err(e) => return error_line(number, None, format!("malformed JSON: {e}")),
@@ -482,6 +499,74 @@ struct ScreenLine<'a> {
     findings: &'a [Finding],
 }
 
+/// A `scan --jsonl` or `screen --jsonl` input line read straight into its fields (texts
+/// borrowed from the line unless escaped, the id kept as written).
+#[derive(serde::Deserialize)]
+struct TypedLine<'a> {
+    #[serde(borrow)]
+    id: Option<&'a RawValue>,
+    #[serde(borrow)]
+    text: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    ticket_id: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    allow_ids: Option<Vec<Cow<'a, str>>>,
+    #[serde(borrow, default)]
+    allow_emails: Option<Vec<Cow<'a, str>>>,
+    max_words: Option<u64>,
+}
+
+/// The output of a well-formed `scan --jsonl` line; `None` sends it to [`scan_line`].
+fn scan_line_fast(detector: &Detector, line: &str) -> Option<(String, bool)> {
+    let typed: TypedLine<'_> = serde_json::from_str(line).ok()?;
+    let findings = detector.scan(typed.text.as_deref()?).ok()?;
+    let json = serde_json::to_string(&ScanLineRaw {
+        id: typed.id,
+        findings: &findings,
+    })
+    .ok()?;
+    Some((json, false))
+}
+
+/// The output of a well-formed `screen --jsonl` line; `None` sends it to the
+/// [`Value`]-based reading, which reports what is wrong.
+fn screen_line_fast(screener: &Screener, line: &str) -> Option<(String, bool)> {
+    let typed: TypedLine<'_> = serde_json::from_str(line).ok()?;
+    let mut ctx = Context::new(typed.ticket_id.as_deref()?).ok()?;
+    for id in typed.allow_ids.iter().flatten() {
+        ctx = ctx.allow_id(id).ok()?;
+    }
+    for email in typed.allow_emails.iter().flatten() {
+        ctx = ctx.allow_email(email);
+    }
+    if let Some(n) = typed.max_words {
+        ctx = ctx.max_words(usize::try_from(n).unwrap_or(usize::MAX));
+    }
+    let report = screener.screen(&ctx, typed.text.as_deref()?).ok()?;
+    let json = serde_json::to_string(&ScreenLineRaw {
+        id: typed.id,
+        blocked: report.is_blocked(),
+        findings: report.findings(),
+    })
+    .ok()?;
+    Some((json, report.is_blocked()))
+}
+
+/// [`ScanLine`] with the id as written in the input (`null` when absent).
+#[derive(Serialize)]
+struct ScanLineRaw<'a> {
+    id: Option<&'a RawValue>,
+    findings: &'a [Finding],
+}
+
+/// [`ScreenLine`] with the id as written in the input (`null` when absent).
+#[derive(Serialize)]
+struct ScreenLineRaw<'a> {
+    id: Option<&'a RawValue>,
+    blocked: bool,
+    findings: &'a [Finding],
+}
+
 fn scan_line(detector: &Detector, value: &Value) -> Result<(String, bool), String> {
     let text = text_field(value)?;
     let findings = detector.scan(text).map_err(|e| e.to_string())?;
@@ -548,18 +633,22 @@ fn screen(args: ScreenArgs) -> Result<u8, Fail> {
     };
     let text = read_stdin(&args.input)?;
     if args.jsonl {
-        return run_jsonl(&text, |value| {
-            let ctx = context_from(value)?;
-            let draft = text_field(value)?;
-            let report = screener.screen(&ctx, draft).map_err(|e| e.to_string())?;
-            let json = serde_json::to_string(&ScreenLine {
-                blocked: report.is_blocked(),
-                findings: report.findings(),
-                id: value.get("id").unwrap_or(&Value::Null),
-            })
-            .map_err(|e| e.to_string())?;
-            Ok((json, report.is_blocked()))
-        });
+        return run_jsonl(
+            &text,
+            |line| screen_line_fast(&screener, line),
+            |value| {
+                let ctx = context_from(value)?;
+                let draft = text_field(value)?;
+                let report = screener.screen(&ctx, draft).map_err(|e| e.to_string())?;
+                let json = serde_json::to_string(&ScreenLine {
+                    blocked: report.is_blocked(),
+                    findings: report.findings(),
+                    id: value.get("id").unwrap_or(&Value::Null),
+                })
+                .map_err(|e| e.to_string())?;
+                Ok((json, report.is_blocked()))
+            },
+        );
     }
     let ticket = args.ticket_id.unwrap_or_default();
     let mut ctx = Context::new(&ticket).map_err(|e| Fail(format!("--ticket-id: {e}")))?;

@@ -202,6 +202,44 @@ fn screen_jsonl_reports_every_line() {
     insta::assert_snapshot!(shown(&run));
 }
 
+/// Lines that are JSON but not what a line should be: each names its problem, ids come back
+/// as given (any JSON value), escaped text is read like plain text.
+#[test]
+fn screen_jsonl_field_types() {
+    let input = [
+        "[1, 2]".to_owned(),
+        "\"just a string\"".to_owned(),
+        format!("{{\"id\": {{\"run\": [1, \"a\"]}}, \"ticket_id\": \"{TICKET}\", \"text\": null}}"),
+        "{\"id\": \"q\", \"ticket_id\": 5, \"text\": \"x\"}".to_owned(),
+        format!("{{\"ticket_id\": \"{TICKET}\", \"text\": \"x\", \"max_words\": -1}}"),
+        format!("{{\"ticket_id\": \"{TICKET}\", \"text\": \"x\", \"allow_ids\": [1]}}"),
+        format!(
+            "{{\"id\": 7.5, \"ticket_id\": \"{TICKET}\", \"text\": \"Mail bob\\u0040example.org\\n\", \"max_words\": null, \"allow_ids\": null}}"
+        ),
+    ]
+    .join("\n");
+    let run = palisade(&["screen", "--jsonl"], input.as_bytes());
+    assert_eq!(run.code, 2);
+    let lines = json_lines(&run.stdout);
+    assert_eq!(lines.len(), 7);
+    assert_eq!(lines[0]["error"], "missing field \"ticket_id\"");
+    assert_eq!(lines[1]["error"], "missing field \"ticket_id\"");
+    assert_eq!(lines[2]["error"], "field \"text\" is not a string");
+    assert_eq!(lines[2]["id"]["run"][1], "a");
+    assert_eq!(lines[3]["error"], "field \"ticket_id\" is not a string");
+    assert_eq!(
+        lines[4]["error"],
+        "field \"max_words\" must be a non-negative integer"
+    );
+    assert_eq!(
+        lines[5]["error"],
+        "field \"allow_ids\" must be an array of strings"
+    );
+    assert_eq!(lines[6]["id"], 7.5);
+    assert_eq!(lines[6]["blocked"], true);
+    assert_eq!(lines[6]["findings"][0]["kind"], "email");
+}
+
 #[test]
 fn screen_jsonl_large_batch_keeps_order() {
     let input: String = (0..3000)
