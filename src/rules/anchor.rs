@@ -407,6 +407,11 @@ fn quality(literals: &[Vec<u8>]) -> usize {
 }
 
 pub(crate) fn score(literal: &[u8]) -> usize {
+    // A full stop or comma alone ends every other sentence: a pattern anchored there is
+    // better searched by the regex itself (which has its own prefilter).
+    if matches!(literal, [b'.' | b',']) {
+        return 0;
+    }
     let wordy = literal
         .iter()
         .all(|b| b.is_ascii_alphabetic() || matches!(b, b' ' | b'\n' | b'\'' | b','));
@@ -719,7 +724,8 @@ mod common_words_tests {
         assert_eq!(super::score(b"system "), 2);
         assert_eq!(super::score(b"as "), 1);
         assert_eq!(super::score(b"i "), 0);
-        assert_eq!(super::score(b"."), 2);
+        assert_eq!(super::score(b"."), 0);
+        assert_eq!(super::score(b":"), 2);
         assert_eq!(super::score(b"ai"), 1);
         assert_eq!(super::score(b"ignore "), 7);
         assert_eq!(super::score(b"sk-"), 4);

@@ -3,10 +3,13 @@
 //!
 //! An Aho-Corasick automaton over a few thousand literals walks a transition table too large
 //! for the L1 cache and runs at about 200 MB/s here, even on text where no literal occurs. This
-//! filter instead tests an offset against a bitmap of hashed three- and four-byte prefixes
-//! (8 KiB each, so they stay in L1) and compares the literals of that hash only where a bit is
-//! set, eight bytes at a time under a mask. Literals of one or two bytes are looked up by their
-//! first byte, which is cheap because anchors avoid short literals made of common bytes.
+//! filter instead tests an offset against bitmaps of hashed prefixes (8 KiB each, so they stay
+//! in L1): first the three-byte prefixes of all literals, which turns most offsets away with
+//! one test; then, by literal length, the whole three-byte literal, the four-byte prefix of a
+//! four- or five-byte one, or the six-byte prefix of a longer one (`your ` begins `your
+//! account` but is not let through); then it compares the literals of that hash, eight bytes at
+//! a time under a mask. Literals of one byte are looked up by that byte, of two bytes by a bit
+//! per pair.
 //!
 //! Most literals need not be tested at every offset. A literal that starts with a letter or
 //! digit and is known to matter only at the start of a word (its pattern has `\b`, or a space
@@ -89,16 +92,27 @@ struct Entry {
 /// The literals of one probing regime, hashed.
 #[derive(Debug)]
 struct Table {
-    /// One bit per hash of the folded first four bytes of a literal of four bytes or more.
+    /// One bit per hash of the folded first four bytes of a literal of four or five bytes.
     bits4: Box<[u64; 1 << (BITS - 6)]>,
+    /// One bit per hash of the folded first six bytes of a literal of six bytes or more: a
+    /// word that only begins like one (`your ` for `your account`) is let through by neither.
+    bits6: Box<[u64; 1 << (BITS - 6)]>,
     /// One bit per hash of a literal of exactly three bytes.
     bits3: Box<[u64; 1 << (BITS - 6)]>,
+    /// One bit per hash of the first three bytes of every literal of three bytes or more: one
+    /// test turns most offsets away before the exact-length tables are looked at.
+    gate3: Box<[u64; 1 << (BITS - 6)]>,
+    /// Whether a literal of one or two bytes starts with this byte (either case).
+    short_any: [bool; 256],
     /// `bucket_start[h]..bucket_start[h + 1]` indexes `entries` for three-byte hash `h`
     /// (every literal of three bytes or more, by its first three).
     bucket_start: Vec<u32>,
     entries: Vec<Entry>,
-    /// Whether a literal of one or two bytes starts with this byte (either case).
+    /// Whether a literal of one byte is this byte (either case).
     short_first: [bool; 256],
+    /// One bit per folded pair of bytes that a two-byte literal is: the letters that start
+    /// one (`cf`) start far more words that are not.
+    bits2: Box<[u64; 1 << (16 - 6)]>,
     /// Literals (or suffixes from their probe offset) of one or two bytes, as `(lowercased
     /// first byte, literal index, probe offset)`, sorted.
     short: Vec<(u8, u32, u32)>,
@@ -144,6 +158,19 @@ fn hash(key: u32) -> usize {
     (((key | 0x0020_2020) & 0x00FF_FFFF).wrapping_mul(K) >> (32 - BITS)) as usize
 }
 
+/// The hash of six bytes (the low ones of `key`), folded as [`hash`] folds.
+#[inline(always)]
+fn hash6(key: u64) -> usize {
+    (((key | 0x2020_2020_2020) & 0xFFFF_FFFF_FFFF).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        >> (64 - BITS)) as usize
+}
+
+/// The first two bytes of `key`, folded as [`hash`] folds (an index, no hashing needed).
+#[inline(always)]
+fn pair(key: u64) -> usize {
+    ((key | 0x2020) & 0xFFFF) as usize
+}
+
 #[inline(always)]
 fn test(bits: &[u64; 1 << (BITS - 6)], h: usize) -> bool {
     (bits[h / 64] >> (h % 64)) & 1 != 0
@@ -155,6 +182,10 @@ impl Table {
         let mut by_hash: Vec<(usize, Entry)> = Vec::new();
         let mut bits4 = Box::new([0u64; 1 << (BITS - 6)]);
         let mut bits3 = Box::new([0u64; 1 << (BITS - 6)]);
+        let mut bits6 = Box::new([0u64; 1 << (BITS - 6)]);
+        let mut gate3 = Box::new([0u64; 1 << (BITS - 6)]);
+        let mut short_any = [false; 256];
+        let mut bits2 = Box::new([0u64; 1 << (16 - 6)]);
         let mut short_first = [false; 256];
         let mut short = Vec::new();
         let mut empty = true;
@@ -167,8 +198,15 @@ impl Table {
                 1 | 2 => {
                     empty = false;
                     let first = lit[0];
-                    short_first[usize::from(first.to_ascii_lowercase())] = true;
-                    short_first[usize::from(first.to_ascii_uppercase())] = true;
+                    short_any[usize::from(first.to_ascii_lowercase())] = true;
+                    short_any[usize::from(first.to_ascii_uppercase())] = true;
+                    if let [a, b] = lit[..] {
+                        let h = pair(u64::from(a) | u64::from(b) << 8);
+                        bits2[h / 64] |= 1 << (h % 64);
+                    } else {
+                        short_first[usize::from(first.to_ascii_lowercase())] = true;
+                        short_first[usize::from(first.to_ascii_uppercase())] = true;
+                    }
                     short.push((first.to_ascii_lowercase(), i, back));
                 }
                 n => {
@@ -179,13 +217,14 @@ impl Table {
                     } else {
                         (1u64 << (8 * n)) - 1
                     };
-                    let h4 = hash4(head as u32);
-                    if n == 3 {
-                        let h3 = hash(head as u32);
-                        bits3[h3 / 64] |= 1 << (h3 % 64);
-                    } else {
-                        bits4[h4 / 64] |= 1 << (h4 % 64);
-                    }
+                    let (bits, h) = match n {
+                        3 => (&mut bits3, hash(head as u32)),
+                        4 | 5 => (&mut bits4, hash4(head as u32)),
+                        _ => (&mut bits6, hash6(head)),
+                    };
+                    bits[h / 64] |= 1 << (h % 64);
+                    let g = hash(head as u32);
+                    gate3[g / 64] |= 1 << (g % 64);
                     by_hash.push((
                         hash(head as u32),
                         Entry {
@@ -214,26 +253,36 @@ impl Table {
             bits3,
             bucket_start,
             entries: by_hash.into_iter().map(|(_, e)| e).collect(),
+            bits6,
+            gate3,
+            short_any,
             short_first,
+            bits2,
             short,
             empty,
         }
     }
 
-    /// Tests offset `i`, whose four bytes (zeros past the end) are `key`.
+    /// Tests offset `i`, whose eight bytes (zeros past the end) are `key`.
     #[inline(always)]
     fn probe(
         &self,
         literals: &[Vec<u8>],
         hay: &[u8],
         i: usize,
-        key: u32,
+        key: u64,
         hit: &mut impl FnMut(usize, usize),
     ) {
-        let long = test(&self.bits4, hash4(key)) | test(&self.bits3, hash(key));
-        let short = self.short_first[(key & 0xFF) as usize];
+        let k = key as u32;
+        let h3 = hash(k);
+        if !(test(&self.gate3, h3) | self.short_any[(key & 0xFF) as usize]) {
+            return;
+        }
+        let long =
+            test(&self.bits6, hash6(key)) | test(&self.bits4, hash4(k)) | test(&self.bits3, h3);
+        let short = self.short_first[(key & 0xFF) as usize] | test(&self.bits2, pair(key));
         if long | short {
-            self.candidate(literals, hay, i, hash(key), long, short, hit);
+            self.candidate(literals, hay, i, h3, long, short, hit);
         }
     }
 
@@ -323,12 +372,12 @@ fn starts_before(hay: &[u8], at: usize, prefix: &[u8]) -> bool {
         .is_some_and(|from| hay[from..at].eq_ignore_ascii_case(prefix))
 }
 
-/// The four bytes from offset `i` as a little-endian key, zeros past the end.
+/// The eight bytes from offset `i` as a little-endian key, zeros past the end.
 #[inline(always)]
-fn key_at(hay: &[u8], i: usize) -> u32 {
-    match hay.get(i..i + 4) {
-        Some(&[a, b, c, d]) => u32::from_le_bytes([a, b, c, d]),
-        _ => word8(&hay[i.min(hay.len())..]) as u32,
+fn key_at(hay: &[u8], i: usize) -> u64 {
+    match hay.get(i..i + 8) {
+        Some(&[a, b, c, d, e, f, g, h]) => u64::from_le_bytes([a, b, c, d, e, f, g, h]),
+        _ => word8(&hay[i.min(hay.len())..]),
     }
 }
 
@@ -440,17 +489,8 @@ impl LiteralFilter {
 
     fn every_offset_pass(&self, hay: &[u8], hit: &mut impl FnMut(usize, usize)) {
         let table = &self.anywhere;
-        let n = hay.len();
-        let byte = |i: usize| hay.get(i).map_or(0, |&b| u32::from(b));
-        // The four bytes from offset `i` (zeros past the end), rolled along one byte a step.
-        let mut key = byte(0) | byte(1) << 8 | byte(2) << 16 | byte(3) << 24;
-        for (i, &next) in hay.iter().skip(4).enumerate() {
-            table.probe(&self.literals, hay, i, key, hit);
-            key = (key >> 8) | u32::from(next) << 24;
-        }
-        for i in n.saturating_sub(4)..n {
-            table.probe(&self.literals, hay, i, key, hit);
-            key >>= 8;
+        for i in 0..hay.len() {
+            table.probe(&self.literals, hay, i, key_at(hay, i), hit);
         }
     }
 }
