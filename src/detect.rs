@@ -161,7 +161,7 @@ impl Detector {
         let (cleaned, mut findings) = fence::clean_with_view(text, &view);
         findings.extend(truncated);
         findings.extend(self.rule_findings_in(&view, &|k| k != Kind::FenceMarker));
-        Ok(Cleaned::new(cleaned, tidy(findings)))
+        Ok(Cleaned::new(cleaned.into_owned(), tidy(findings)))
     }
 }
 
