@@ -434,6 +434,15 @@ pub(crate) fn score(literal: &[u8]) -> usize {
     if wordy && COMMON_WORDS.binary_search(&core).is_ok() {
         return 2;
     }
+    // Words in a row (`your ac`, `what are`): each scores on its own and the scores add up, so
+    // a common word and the start of the next (`your ac`count) score as low as they hit.
+    if wordy && core.contains(&b' ') | core.contains(&b'\n') {
+        return core
+            .split(|b| matches!(b, b' ' | b'\n'))
+            .filter(|w| !w.is_empty())
+            .map(score)
+            .sum();
+    }
     let rare = literal
         .iter()
         .filter(|b| !b.is_ascii_alphabetic() && !matches!(b, b' ' | b'\n'))
@@ -729,6 +738,8 @@ mod common_words_tests {
         assert_eq!(super::score(b"ai"), 1);
         assert_eq!(super::score(b"ignore "), 7);
         assert_eq!(super::score(b"sk-"), 4);
+        assert_eq!(super::score(b"your ac"), 2);
+        assert_eq!(super::score(b"act like"), 7);
         assert_eq!(super::score(b"<|"), 4);
     }
 }
