@@ -446,7 +446,26 @@ fn space_run(bytes: &[u8], from: usize, end: usize) -> (usize, bool) {
 /// tab, CR, VT or FF, a space or newline followed by more whitespace, or one that ends the
 /// stretch (it may join what follows). `end` if there is none. Eight bytes at a time.
 fn next_irregular_space(bytes: &[u8], from: usize, end: usize) -> usize {
+    let load = |at: usize| {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&bytes[at..at + 8]);
+        space_masks(u64::from_le_bytes(word))
+    };
     let mut p = from;
+    if p + 16 <= end {
+        // The next word's masks say whether the byte after this word is whitespace.
+        let (mut ws, mut bad) = load(p);
+        while p + 16 <= end {
+            let (next_ws, next_bad) = load(p + 8);
+            let followed = ((ws | bad) >> 8) | (((next_ws | next_bad) & 0x80) << 56);
+            let irregular = bad | (ws & followed);
+            if irregular != 0 {
+                return p + (irregular.trailing_zeros() / 8) as usize;
+            }
+            (ws, bad) = (next_ws, next_bad);
+            p += 8;
+        }
+    }
     while p + 8 <= end {
         let mut word = [0u8; 8];
         word.copy_from_slice(&bytes[p..p + 8]);
@@ -708,6 +727,33 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// The eight-bytes-at-a-time search finds the same first irregular space as a byte
+        /// at a time, from any start.
+        #[test]
+        fn next_irregular_space_matches_bytes(
+            bytes in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::strategy::Just(b' '), proptest::strategy::Just(b'\n'),
+                    proptest::strategy::Just(b'\t'), proptest::strategy::Just(b'\r'),
+                    proptest::strategy::Just(b'a'), proptest::strategy::Just(b'.'),
+                ],
+                0..48,
+            ),
+            from in 0usize..48,
+        ) {
+            let end = bytes.len();
+            let from = from.min(end);
+            // The definition, a byte at a time.
+            let want = (from..end)
+                .find(|&p| {
+                    matches!(bytes[p], b'\t' | b'\r' | 0x0B | 0x0C)
+                        || (matches!(bytes[p], b' ' | b'\n')
+                            && (p + 1 == end || is_ascii_space(bytes[p + 1])))
+                })
+                .unwrap_or(end);
+            proptest::prop_assert_eq!(next_irregular_space(&bytes, from, end), want);
+        }
+
         /// The shortcut masks equal the byte-by-byte classification on any ASCII word.
         #[test]
         fn space_masks_match_bytes(bytes in proptest::collection::vec(

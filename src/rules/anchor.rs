@@ -96,11 +96,16 @@ pub(crate) fn is_word_byte(b: u8) -> bool {
 /// starts a word or is such a byte: a view never has two whitespace bytes in a row). The
 /// literal is then found by its suffix from `d`, and checked back to its start.
 pub(crate) fn probe_offset(literal: &[u8]) -> Option<usize> {
-    (1..literal.len()).find(|&d| {
-        matches!(literal[d - 1], b' ' | b'\n')
-            || !(literal[d].is_ascii_alphanumeric()
-                || matches!(literal[d], b' ' | b'\n' | 0x80..=0xBF))
-    })
+    (1..literal.len()).find(|&d| probed_at(literal, d))
+}
+
+/// Whether offset `d > 0` of a literal is always a place the prefilter tests: a letter or digit
+/// after a space or newline (a word start), or a byte other than a letter, digit, whitespace,
+/// control byte or UTF-8 continuation byte (tested wherever it is).
+fn probed_at(literal: &[u8], d: usize) -> bool {
+    let b = literal[d];
+    let tested = b > b' ' && !matches!(b, 0x80..=0xBF);
+    tested && (matches!(literal[d - 1], b' ' | b'\n') || !b.is_ascii_alphanumeric())
 }
 
 /// Where the prefilter looks for a literal from: among the offsets it can (its start if
@@ -112,9 +117,7 @@ pub(crate) fn best_probe_offset(literal: &[u8], word_start: bool) -> Option<usiz
         if d == 0 {
             word_start_literal(literal, word_start)
         } else {
-            matches!(literal[d - 1], b' ' | b'\n')
-                || !(literal[d].is_ascii_alphanumeric()
-                    || matches!(literal[d], b' ' | b'\n' | 0x80..=0xBF))
+            probed_at(literal, d)
         }
     };
     let key = |d: usize| {
@@ -141,7 +144,7 @@ pub(crate) fn word_start_literal(literal: &[u8], word_start: bool) -> bool {
     match literal.first() {
         None => true,
         Some(&b) if b.is_ascii_alphanumeric() => word_start,
-        Some(&b) => !matches!(b, b' ' | b'\n' | 0x80..=0xBF),
+        Some(&b) => b > b' ' && !matches!(b, 0x80..=0xBF),
     }
 }
 

@@ -14,8 +14,8 @@
 //! Most literals need not be tested at every offset. A literal that starts with a letter or
 //! digit and is known to matter only at the start of a word (its pattern has `\b`, or a space
 //! or punctuation, in front of it) can only be at a *word start*: a letter or digit after a
-//! byte that is not one. A literal that starts with any other byte, except a space, newline or
-//! UTF-8 continuation byte, is looked for at every such byte. Word starts and those bytes are
+//! byte that is not one. A literal that starts with any other byte, except whitespace, a
+//! control byte or a UTF-8 continuation byte, is looked for at every such byte. Word starts and those bytes are
 //! found eight at a time with word-wide arithmetic, so prose (a word start every five or six
 //! bytes, spaces between) costs a test per word rather than per byte. The remaining literals
 //! (which may begin inside a word, or with whitespace) go into a second table tested at every
@@ -50,12 +50,6 @@ fn at_least(x: u64, c: u8) -> u64 {
     x.wrapping_add(ONES * u64::from(0x80 - c)) & HIGH
 }
 
-/// Per byte of `x` (every byte below 0x80): the high bit set when the byte is `c`.
-#[inline(always)]
-fn equal(x: u64, c: u8) -> u64 {
-    !(x ^ (ONES * u64::from(c))).wrapping_add(ONES * 0x7F) & HIGH
-}
-
 /// The offsets of eight bytes (as the high bit of each) where a literal of the word-start
 /// table may begin, given whether the byte before them is a letter or digit (`prev`, in the
 /// high bit of the lowest byte). Returns them and the same flag for the next eight.
@@ -67,11 +61,11 @@ fn probes(word: u64, prev: u64) -> (u64, u64) {
     let letter = at_least(lower, b'a') & !at_least(lower, b'z' + 1);
     let digit = at_least(x, b'0') & !at_least(x, b'9' + 1);
     let alnum = (letter | digit) & !high;
-    let space = (equal(x, b' ') | equal(x, b'\n')) & !high;
-    // UTF-8 continuation bytes are 10xxxxxx: bit 6 clear.
+    // UTF-8 continuation bytes are 10xxxxxx: bit 6 clear. Lead bytes have a low part of at
+    // least 0x40, so `x > 0x20` leaves out exactly whitespace and control bytes.
     let continuation = high & !(word << 1);
     let starts = alnum & !((alnum << 8) | prev);
-    let other = HIGH & !alnum & !space & !continuation;
+    let other = !alnum & at_least(x, b' ' + 1) & !continuation;
     (starts | other, alnum >> 56)
 }
 
