@@ -136,7 +136,7 @@ pub(crate) fn best_probe_offset(literal: &[u8], word_start: bool) -> Option<usiz
 /// Whether a literal is found without the every-offset pass: from its start (see
 /// [`word_start_literal`]) or from a later probe offset.
 pub(crate) fn found_at_probes(literal: &[u8], word_start: bool) -> bool {
-    word_start_literal(literal, word_start) || probe_offset(literal).is_some()
+    best_probe_offset(literal, word_start).is_some()
 }
 
 /// Whether the word-start table may hold a literal: see `prefilter.rs`.
