@@ -735,7 +735,8 @@ impl RuleSet {
             let i = i as usize;
             let mut mine = std::mem::take(&mut offsets[i]);
             if mixed && !mine.is_sorted() {
-                // Hits from the word-start pass came first, then those from every offset.
+                // A literal found by a suffix is reported where it starts, behind later hits,
+                // and the every-offset pass runs after the word-start pass.
                 mine.sort_unstable();
                 mine.dedup();
             }

@@ -105,7 +105,7 @@ pub(crate) fn probe_offset(literal: &[u8]) -> Option<usize> {
 fn probed_at(literal: &[u8], d: usize) -> bool {
     let b = literal[d];
     let tested = b > b' ' && !matches!(b, 0x80..=0xBF);
-    tested && (matches!(literal[d - 1], b' ' | b'\n') || !b.is_ascii_alphanumeric())
+    tested && (matches!(literal[d - 1], b' ' | b'\n') || !is_word_byte(b))
 }
 
 /// Where the prefilter looks for a literal from: among the offsets it can (its start if
@@ -143,7 +143,7 @@ pub(crate) fn found_at_probes(literal: &[u8], word_start: bool) -> bool {
 pub(crate) fn word_start_literal(literal: &[u8], word_start: bool) -> bool {
     match literal.first() {
         None => true,
-        Some(&b) if b.is_ascii_alphanumeric() => word_start,
+        Some(&b) if is_word_byte(b) => word_start,
         Some(&b) => b > b' ' && !matches!(b, 0x80..=0xBF),
     }
 }
