@@ -98,8 +98,9 @@ struct Table {
     gate3: Box<[u64; 1 << (BITS - 6)]>,
     /// Whether a literal of one or two bytes starts with this byte (either case).
     short_any: [bool; 256],
-    /// `bucket_start[h]..bucket_start[h + 1]` indexes `entries` for three-byte hash `h`
-    /// (every literal of three bytes or more, by its first three).
+    /// `bucket_start[h]..bucket_start[h + 1]` indexes `entries` for hash `h`: every literal of
+    /// three bytes or more, by the hash its length's bitmap uses (`hash` of a three-byte one,
+    /// `hash4` of four or five bytes, `hash6` of six or more). Each literal is in one bucket.
     bucket_start: Vec<u32>,
     entries: Vec<Entry>,
     /// Whether a literal of one byte is this byte (either case).
@@ -219,8 +220,11 @@ impl Table {
                     bits[h / 64] |= 1 << (h % 64);
                     let g = hash(head as u32);
                     gate3[g / 64] |= 1 << (g % 64);
+                    // Bucketed by the hash its length's bitmap uses, so a candidate compares
+                    // the few literals of that exact prefix rather than every literal sharing
+                    // three bytes (`you` starts dozens).
                     by_hash.push((
-                        hash(head as u32),
+                        h,
                         Entry {
                             head: head & mask,
                             mask,
@@ -276,7 +280,7 @@ impl Table {
             test(&self.bits6, hash6(key)) | test(&self.bits4, hash4(k)) | test(&self.bits3, h3);
         let short = self.short_first[(key & 0xFF) as usize] | test(&self.bits2, pair(key));
         if long | short {
-            self.candidate(literals, hay, i, h3, long, short, hit);
+            self.candidate(literals, hay, i, key, long, short, hit);
         }
     }
 
@@ -288,17 +292,30 @@ impl Table {
         literals: &[Vec<u8>],
         hay: &[u8],
         at: usize,
-        h: usize,
+        key: u64,
         long: bool,
         short: bool,
         hit: &mut impl FnMut(usize, usize),
     ) {
         if long {
-            let word = match hay.get(at..at + 8) {
-                Some(&[a, b, c, d, e, f, g, i]) => u64::from_le_bytes([a, b, c, d, e, f, g, i]),
-                _ => word8(&hay[at..]),
-            };
-            self.bucket_at(literals, hay, at, word, h, hit);
+            // The bitmap tests again, one per length (the hot loop only needed whether any
+            // passed); each bucket once, as two lengths' hashes may name the same one.
+            let lower = lowercase8(key);
+            let h6 = hash6(key);
+            let h4 = hash4(key as u32);
+            let h3 = hash(key as u32);
+            let b6 = test(&self.bits6, h6);
+            let b4 = test(&self.bits4, h4) && !(b6 && h4 == h6);
+            let b3 = test(&self.bits3, h3) && !(b6 && h3 == h6) && !(b4 && h3 == h4);
+            if b6 {
+                self.bucket_at(literals, hay, at, lower, h6, hit);
+            }
+            if b4 {
+                self.bucket_at(literals, hay, at, lower, h4, hit);
+            }
+            if b3 {
+                self.bucket_at(literals, hay, at, lower, h3, hit);
+            }
         }
         if short {
             self.short_at(literals, hay, at, hit);
@@ -310,12 +327,11 @@ impl Table {
         literals: &[Vec<u8>],
         hay: &[u8],
         at: usize,
-        word: u64,
+        lower: u64,
         h: usize,
         hit: &mut impl FnMut(usize, usize),
     ) {
         let bucket = self.bucket_start[h] as usize..self.bucket_start[h + 1] as usize;
-        let lower = lowercase8(word);
         for e in &self.entries[bucket] {
             if lower & e.mask != e.head || at + e.len as usize > hay.len() {
                 continue;
