@@ -122,8 +122,11 @@ impl CompiledRule {
 
     /// Whether the prefilter finds where this rule's matches start (its pattern has anchor
     /// literals); such a rule runs only at their occurrences.
+    /// Whether the rule runs only where its anchor literals occur: a pattern with an anchor,
+    /// or a check with [`checks::anchor_literals`].
     fn has_anchor(&self) -> bool {
         self.pattern.as_ref().is_some_and(|p| p.anchor.is_some())
+            || self.check.and_then(checks::anchor_literals).is_some()
     }
 }
 
@@ -604,6 +607,15 @@ impl RuleSet {
                     always.push(i);
                 }
                 None => {
+                    if let Some(words) = r.check.and_then(checks::anchor_literals) {
+                        // As an anchored pattern: the check runs at its anchors' offsets, and
+                        // its keywords are checked once it reports something.
+                        for w in words {
+                            uses.push((use_of(w.as_bytes().to_vec(), true), i, false));
+                        }
+                        always.push(i);
+                        continue;
+                    }
                     if r.keywords.is_empty() {
                         always.push(i);
                     }
@@ -758,7 +770,7 @@ impl RuleSet {
                         };
                         first_match = run_at_hits(rule, pattern, dfa, cache, &hits, view, out);
                     }
-                    None => run_rule(rule, view, ctx, out),
+                    None => run_rule_at(rule, view, ctx, Some(&mine), out),
                 }
                 // A rule with keywords reports nothing on a text without one of them.
                 if out.len() > before
@@ -926,11 +938,23 @@ pub(crate) fn run_rule(
     ctx: Option<&Context>,
     out: &mut Vec<Finding>,
 ) {
+    run_rule_at(rule, view, ctx, None, out);
+}
+
+/// [`run_rule`], with a check's anchor offsets when the prefilter found them.
+fn run_rule_at(
+    rule: &CompiledRule,
+    view: &Normalized<'_>,
+    ctx: Option<&Context>,
+    anchors: Option<&[usize]>,
+    out: &mut Vec<Finding>,
+) {
     if let Some(check) = rule.check {
         checks::run(
             check,
             view,
             ctx,
+            anchors,
             &mut |span: Range<usize>, note: Option<String>| {
                 let message = match note {
                     Some(n) => format!("{} ({n})", rule.message),
@@ -1296,6 +1320,108 @@ negative_examples = ["foo alone"]
             });
             assert_eq!(fast, slow, "on {text:?}");
         }
+    }
+
+    /// A check with anchor literals (`promise`) reports at the prefilter's hits exactly what it
+    /// reports trying every word start: anchors in every letter case, inside longer words,
+    /// after other anchors and overlapping them.
+    #[test]
+    fn check_anchors_from_the_prefilter_match_every_word_start() {
+        let limits = PatternLimits::default();
+        let set = RuleSet::new(builtin_rules(&limits).unwrap()).unwrap();
+        let promise: Vec<&CompiledRule> = set
+            .rules()
+            .iter()
+            .filter(|r| r.check == Some(CheckName::Promise))
+            .collect();
+        assert!(!promise.is_empty());
+        let words = [
+            "we",
+            "will",
+            "ship",
+            "it",
+            "today",
+            "Today",
+            "TODAY",
+            "toDay",
+            "within",
+            "Within",
+            "24",
+            "hours",
+            "an",
+            "hour",
+            "bright",
+            "right",
+            "Right",
+            "away",
+            "straight",
+            "legend",
+            "end",
+            "of",
+            "day",
+            "EOD",
+            "eod",
+            "Eod",
+            "cob",
+            "COB",
+            "friday",
+            "Friday",
+            "by",
+            "guaranteed",
+            "unguaranteed",
+            "Promise",
+            "rest",
+            "assured",
+            "immediately",
+            "tomorrow",
+            "tonight",
+            "close",
+            "business",
+            "you'll",
+            "if",
+            "x",
+            ",",
+            ".",
+            "\n",
+        ];
+        let glue = [" ", " ", "", "\n", "-", "_", "é", "'"];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let ctx = Context::example();
+        let mut reported = 0;
+        for _ in 0..3000 {
+            let mut text = String::new();
+            for _ in 0..1 + next(12) {
+                text.push_str(words[next(words.len())]);
+                text.push_str(glue[next(glue.len())]);
+            }
+            let view = Normalized::new(&text);
+            let mut fast = Vec::new();
+            set.scan(
+                &view,
+                Some(&ctx),
+                &|r| r.check == Some(CheckName::Promise),
+                &mut fast,
+            );
+            let mut slow = Vec::new();
+            for rule in &promise {
+                run_rule(rule, &view, Some(&ctx), &mut slow);
+            }
+            let key = |f: &Finding| (f.span().start, f.span().end, f.message().to_owned());
+            let mut fast: Vec<_> = fast.iter().map(key).collect();
+            let mut slow: Vec<_> = slow.iter().map(key).collect();
+            fast.sort();
+            slow.sort();
+            reported += slow.len();
+            assert_eq!(fast, slow, "on {text:?}");
+        }
+        // The texts exercise the check, not only its silence.
+        assert!(reported > 300, "{reported}");
     }
 
     /// Matches of patterns without a `secret` group are reported from the DFA's span without

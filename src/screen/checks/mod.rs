@@ -20,12 +20,24 @@ use crate::screen::Context;
 /// Where a check reports a match: a view range and an optional note for the message.
 pub(crate) type Emit<'e> = dyn FnMut(Range<usize>, Option<String>) + 'e;
 
+/// The literals a check needs at a word start before it can report anything there, if it has
+/// such anchors: the rule engine finds them with every other rule's literals and passes their
+/// offsets to [`run`], and skips the check on a text without one.
+pub(crate) fn anchor_literals(check: CheckName) -> Option<&'static [&'static str]> {
+    match check {
+        CheckName::Promise => Some(promise::ANCHOR_LITERALS),
+        _ => None,
+    }
+}
+
 /// Runs the named check. `ctx` is `None` on the input side (no ticket to compare against);
-/// checks that need it report nothing then.
+/// checks that need it report nothing then. `anchors` are the view offsets where the check's
+/// [`anchor_literals`] occur (ascending), or `None` for the check to find its own.
 pub(crate) fn run(
     check: CheckName,
     view: &Normalized<'_>,
     ctx: Option<&Context>,
+    anchors: Option<&[usize]>,
     emit: &mut Emit<'_>,
 ) {
     match check {
@@ -38,7 +50,7 @@ pub(crate) fn run(
         CheckName::IntroLine => intro_line::run(view.as_str(), emit),
         CheckName::Email => email::run(view.as_str(), ctx, emit),
         CheckName::LongNumber => long_number::run(view.as_str(), emit),
-        CheckName::Promise => promise::run(view.as_str(), emit),
+        CheckName::Promise => promise::run(view.as_str(), anchors, emit),
         CheckName::Length => {
             if let Some(ctx) = ctx {
                 length::run(view.as_str(), ctx.word_limit(), emit);

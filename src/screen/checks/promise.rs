@@ -20,15 +20,12 @@
 //! "Guaranteed", "GUARANTEE"); weekdays only Capitalised, "EOD"/"COB" in lower or upper case.
 //! Odd mixed case ("gUaRaNtEe") is not matched: drafts come from a model, not an adversary.
 //!
-//! Speed: one literal search (Aho-Corasick over the case variants, which its SIMD prefilter
-//! handles at several GB/s on prose, where a case-insensitive search of the same words runs at a
-//! few hundred MB/s) finds the anchor words; the words around an anchor are read only when one
-//! is found.
+//! Speed: the anchor words are literals of the rule engine's prefilter (see
+//! [`ANCHOR_LITERALS`]), which finds them at word starts in the same pass as every other rule's
+//! literals; the check reads only the words around those offsets. Called without them (unit
+//! tests, a caller outside the engine) it tries every word start.
 
 use std::ops::Range;
-use std::sync::LazyLock;
-
-use aho_corasick::{AhoCorasick, MatchKind};
 
 use super::Emit;
 
@@ -62,20 +59,58 @@ const ANCHOR_EXACT: &[&str] = &[
     "Sunday",
 ];
 
-static ANCHORS: LazyLock<AhoCorasick> = LazyLock::new(|| {
-    let mut patterns: Vec<String> = Vec::new();
-    for w in ANCHOR_WORDS {
-        let mut capitalised = (*w).to_owned();
-        capitalised[..1].make_ascii_uppercase();
-        patterns.extend([(*w).to_owned(), capitalised, w.to_ascii_uppercase()]);
+/// Every anchor in lower case, for the prefilter (which matches ASCII case-insensitively and
+/// reports them at word starts, a superset of the anchors this check accepts).
+pub(crate) const ANCHOR_LITERALS: &[&str] = &[
+    "guarant",
+    "promis",
+    "assur",
+    "within",
+    "today",
+    "tonight",
+    "tomorrow",
+    "immediately",
+    "right away",
+    "straight away",
+    "end of",
+    "close of business",
+    "eod",
+    "cob",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+];
+
+/// Whether `word` (ASCII) is at `b[s..]` in lower case, Capitalised or ALL CAPS.
+fn cased_at(b: &[u8], s: usize, word: &str) -> bool {
+    let Some(found) = b.get(s..s + word.len()) else {
+        return false;
+    };
+    let w = word.as_bytes();
+    let all = |upper: bool| {
+        found
+            .iter()
+            .zip(w)
+            .all(|(&f, &c)| f == if upper { c.to_ascii_uppercase() } else { c })
+    };
+    all(false) || all(true) || (found[0] == w[0].to_ascii_uppercase() && found[1..] == w[1..])
+}
+
+/// The end of the first anchor (in list order, as a leftmost-first search would pick) that
+/// starts at `s` with an accepted letter case.
+fn anchor_at(b: &[u8], s: usize) -> Option<usize> {
+    if let Some(w) = ANCHOR_WORDS.iter().find(|w| cased_at(b, s, w)) {
+        return Some(s + w.len());
     }
-    patterns.extend(ANCHOR_EXACT.iter().map(|w| (*w).to_owned()));
-    #[allow(clippy::expect_used)] // Constant patterns, built by every test run.
-    AhoCorasick::builder()
-        .match_kind(MatchKind::LeftmostFirst)
-        .build(patterns)
-        .expect("constant patterns build")
-});
+    ANCHOR_EXACT
+        .iter()
+        .find(|w| b[s..].starts_with(w.as_bytes()))
+        .map(|w| s + w.len())
+}
 
 /// How far back (in words) a commitment verb may stand before the time word.
 const LOOK_BACK: usize = 12;
@@ -146,13 +181,36 @@ const UNIT_ADJECTIVES: &[&str] = &[
     "office",
 ];
 
-/// Reports every guarantee, "within" deadline and time commitment in `view`.
-pub(crate) fn run(view: &str, emit: &mut Emit<'_>) {
+/// Reports every guarantee, "within" deadline and time commitment in `view`. `anchors` are
+/// offsets where an anchor word may start, ascending (the prefilter's hits for
+/// [`ANCHOR_LITERALS`]); `None` tries every word start.
+pub(crate) fn run(view: &str, anchors: Option<&[usize]>, emit: &mut Emit<'_>) {
     let b = view.as_bytes();
+    match anchors {
+        Some(offsets) => run_at(b, offsets.iter().copied(), emit),
+        None => run_at(
+            b,
+            (0..b.len()).filter(|&s| {
+                b[s].is_ascii_alphanumeric() && (s == 0 || !b[s - 1].is_ascii_alphanumeric())
+            }),
+            emit,
+        ),
+    }
+}
+
+fn run_at(b: &[u8], offsets: impl Iterator<Item = usize>, emit: &mut Emit<'_>) {
     let mut last_end = 0;
-    for m in ANCHORS.find_iter(view) {
-        let (s, e) = (m.start(), m.end());
-        if s < last_end || (s > 0 && b[s - 1].is_ascii_alphanumeric()) {
+    // Anchors do not overlap: one starting inside the last one found is not one.
+    let mut anchor_end = 0;
+    for s in offsets {
+        if s < anchor_end || (s > 0 && b[s - 1].is_ascii_alphanumeric()) {
+            continue;
+        }
+        let Some(e) = anchor_at(b, s) else {
+            continue;
+        };
+        anchor_end = e;
+        if s < last_end {
             continue;
         }
         let hit = match b[s].to_ascii_lowercase() {
@@ -463,7 +521,7 @@ mod tests {
     use super::*;
 
     fn found(text: &str) -> Vec<(&str, String)> {
-        super::super::collect(run, text)
+        super::super::collect(|t, e| run(t, None, e), text)
     }
 
     fn spans(text: &str) -> Vec<&str> {
