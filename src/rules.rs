@@ -104,15 +104,7 @@ impl CompiledRule {
         if self.keywords.is_empty() {
             return true;
         }
-        let finder = self.keyword_finder.get_or_init(|| {
-            // A rule's few keywords make a small DFA: one table step per byte of the text.
-            aho_corasick::AhoCorasick::builder()
-                .ascii_case_insensitive(true)
-                .kind(Some(aho_corasick::AhoCorasickKind::DFA))
-                .build(&self.keywords)
-                .ok()
-        });
-        match finder {
+        match self.keyword_finder() {
             Some(f) => near.is_some_and(|r| f.is_match(&hay[r])) || f.is_match(hay),
             // Not reachable with keywords the loader accepted; a rule that cannot tell keeps
             // its findings rather than losing them.
@@ -120,8 +112,46 @@ impl CompiledRule {
         }
     }
 
-    /// Whether the prefilter finds where this rule's matches start (its pattern has anchor
-    /// literals); such a rule runs only at their occurrences.
+    /// The automaton of the rule's keywords, built on first use (`None` if it cannot be).
+    fn keyword_finder(&self) -> Option<&aho_corasick::AhoCorasick> {
+        self.keyword_finder
+            .get_or_init(|| {
+                // A rule's few keywords make a small DFA: one table step per byte of the text.
+                aho_corasick::AhoCorasick::builder()
+                    .ascii_case_insensitive(true)
+                    .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+                    .build(&self.keywords)
+                    .ok()
+            })
+            .as_ref()
+    }
+
+    /// Whether a keyword occurs around one of `offsets`, each the start of an anchor literal:
+    /// within the keyword's longest length on either side. For a rule whose every keyword holds
+    /// an anchor literal found wherever it occurs (see [`RuleSet::keywords_hold_anchors`]), this
+    /// is whether a keyword occurs at all.
+    fn keyword_near(&self, hay: &[u8], offsets: &[usize], longest: usize) -> bool {
+        let Some(f) = self.keyword_finder() else {
+            return true;
+        };
+        let reach = longest.max(1);
+        let mut k = 0;
+        while k < offsets.len() {
+            // Windows that overlap are searched as one.
+            let start = offsets[k].saturating_sub(reach - 1);
+            let mut end = (offsets[k] + reach).min(hay.len());
+            k += 1;
+            while k < offsets.len() && offsets[k].saturating_sub(reach - 1) <= end {
+                end = (offsets[k] + reach).min(hay.len());
+                k += 1;
+            }
+            if start < end && f.is_match(&hay[start..end]) {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Whether the rule runs only where its anchor literals occur: a pattern with an anchor,
     /// or a check with [`checks::anchor_literals`].
     fn has_anchor(&self) -> bool {
@@ -555,6 +585,9 @@ pub(crate) struct RuleSet {
     always_unanchored: Vec<u32>,
     /// Per rule: every anchor literal holds one of its keywords, so a match implies one.
     keywords_implied: Vec<bool>,
+    /// Per rule whose keywords all hold an anchor literal found everywhere
+    /// ([`RuleSet::keywords_hold_anchors`]): the longest keyword's length.
+    keyword_reach: Vec<Option<usize>>,
     scratch: Mutex<Vec<Scratch>>,
 }
 
@@ -654,7 +687,16 @@ impl RuleSet {
                 })
             })
             .collect();
+        let keyword_reach = rules
+            .iter()
+            .map(|r| {
+                Self::keywords_hold_anchors(r)
+                    .then(|| r.keywords.iter().map(String::len).max())
+                    .flatten()
+            })
+            .collect();
         Ok(RuleSet {
+            keyword_reach,
             keywords_implied,
             rules,
             filter: LiteralFilter::new(literals),
@@ -667,6 +709,26 @@ impl RuleSet {
 
     pub(crate) fn rules(&self) -> &[CompiledRule] {
         &self.rules
+    }
+
+    /// Whether every keyword of `rule` holds one of its anchor literals that starts with
+    /// punctuation. The prefilter reports such a literal wherever it occurs (not only at word
+    /// starts), so every keyword occurrence contains an anchor hit, and looking around the hits
+    /// ([`CompiledRule::keyword_near`]) settles whether a keyword occurs at all: `password=`
+    /// holds `=`.
+    fn keywords_hold_anchors(rule: &CompiledRule) -> bool {
+        let Some(anchor) = rule.pattern.as_ref().and_then(|p| p.anchor.as_ref()) else {
+            return false;
+        };
+        !rule.keywords.is_empty()
+            && rule.keywords.iter().all(|k| {
+                anchor.literals.iter().any(|l| {
+                    l.first().is_some_and(u8::is_ascii_punctuation)
+                        && k.as_bytes()
+                            .windows(l.len())
+                            .any(|w| w.eq_ignore_ascii_case(l))
+                })
+            })
     }
 
     /// Runs every candidate rule over `view` and appends findings (unsorted).
@@ -753,7 +815,10 @@ impl RuleSet {
                 mine.dedup();
             }
             let rule = &self.rules[i];
-            if candidate[i] && keep(rule) {
+            // No keyword near an anchor hit means none in the text: nothing to confirm.
+            let keyword_absent =
+                || self.keyword_reach[i].is_some_and(|reach| !rule.keyword_near(hay, &mine, reach));
+            if candidate[i] && keep(rule) && !keyword_absent() {
                 let before = out.len();
                 let mut first_match = None;
                 let anchored = rule.pattern.as_ref().and_then(|p| {
@@ -1320,6 +1385,69 @@ negative_examples = ["foo alone"]
             });
             assert_eq!(fast, slow, "on {text:?}");
         }
+    }
+
+    /// For a rule whose keywords all hold a punctuation anchor literal, looking for keywords
+    /// around that literal's occurrences agrees with looking in the whole text.
+    #[test]
+    fn keywords_near_anchor_hits_are_all_keywords() {
+        let limits = PatternLimits::default();
+        let set = RuleSet::new(builtin_rules(&limits).unwrap()).unwrap();
+        let pieces: Vec<&str> = set
+            .rules()
+            .iter()
+            .flat_map(|r| r.examples.iter().chain(&r.negative_examples))
+            .map(ExampleSpec::text)
+            .chain([
+                "password", "token", " = ", ":", "x", "secret", "api_key", "\"", "'",
+            ])
+            .collect();
+        let mut seed = 0x1234_5678_9ABC_DEF1u64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut checked = 0;
+        let (mut near, mut far) = (0, 0);
+        for (i, rule) in set.rules().iter().enumerate() {
+            let Some(reach) = set.keyword_reach[i] else {
+                continue;
+            };
+            checked += 1;
+            let anchor = rule
+                .pattern
+                .as_ref()
+                .and_then(|p| p.anchor.as_ref())
+                .unwrap();
+            for _ in 0..400 {
+                let mut text = String::new();
+                for _ in 0..1 + next(6) {
+                    text.push_str(pieces[next(pieces.len())]);
+                    text.push_str([" ", "", "\n", "=", ":"][next(5)]);
+                }
+                let hay = text.as_bytes();
+                let hits: Vec<usize> = (0..hay.len())
+                    .filter(|&at| {
+                        anchor.literals.iter().any(|l| {
+                            hay.get(at..at + l.len())
+                                .is_some_and(|w| w.eq_ignore_ascii_case(l))
+                        })
+                    })
+                    .collect();
+                let whole = rule.keywords_occur(hay, None);
+                assert_eq!(
+                    rule.keyword_near(hay, &hits, reach),
+                    whole,
+                    "{} on {text:?}",
+                    rule.info.id
+                );
+                if whole { near += 1 } else { far += 1 }
+            }
+        }
+        assert!(checked >= 2, "{checked}");
+        assert!(near > 50 && far > 50, "{near} {far}");
     }
 
     /// A check with anchor literals (`promise`) reports at the prefilter's hits exactly what it
