@@ -209,17 +209,30 @@ fn candidate_runs_with(bytes: &[u8], may_skip: bool) -> Vec<(Range<usize>, Encod
     let mut runs = Vec::new();
     let mut i = 0;
     let n = bytes.len();
-    // Without `%` only runs of at least `SHORTEST` encoding bytes count, and prose has few:
-    // from a run boundary, a byte `SHORTEST - 1` on that is no encoding byte rules out every run
-    // starting before it, so the scan steps over it whole (a few bytes looked at per word).
+    // Only runs of at least `SHORTEST` encoding bytes count, unless they hold a `%`, and prose
+    // has few: from a run boundary, a byte `SHORTEST - 1` on that is no encoding byte rules out
+    // every run starting before it, so the scan steps over it whole (a few bytes looked at per
+    // word), up to the stretch that holds the next `%`, which is scanned byte by byte.
     const SHORTEST: usize = MIN_BASE64_LEN - 2;
-    let skip = may_skip && memchr::memchr(b'%', bytes).is_none();
+    let is_run_byte = |b: u8| CLASS[b as usize] != 0 || b == b'%';
+    let mut next_percent = 0;
+    let mut percent_stretch = 0;
     while i < n {
-        if skip && (i == 0 || CLASS[bytes[i - 1] as usize] == 0) {
-            let Some(start) = next_long_run(bytes, i, SHORTEST) else {
-                break;
-            };
-            i = start;
+        if may_skip && (i == 0 || CLASS[bytes[i - 1] as usize] == 0) {
+            if next_percent < i {
+                next_percent = memchr::memchr(b'%', &bytes[i..]).map_or(n, |p| i + p);
+                // Where the stretch of run bytes holding it starts (not before `i`).
+                percent_stretch = next_percent;
+                while percent_stretch > i && is_run_byte(bytes[percent_stretch - 1]) {
+                    percent_stretch -= 1;
+                }
+            }
+            // `bytes[percent_stretch - 1]` is no run byte, so a long run before it ends there.
+            match next_long_run(&bytes[..percent_stretch], i, SHORTEST) {
+                Some(start) => i = start,
+                None if percent_stretch >= n => break,
+                None => i = i.max(percent_stretch),
+            }
         }
         if CLASS[bytes[i] as usize] == 0 && bytes[i] != b'%' {
             i += 1;
@@ -400,7 +413,7 @@ mod tests {
             parts in proptest::collection::vec(
                 proptest::prop_oneof![
                     "[a-f0-9]{1,40}", "[A-Za-z0-9+/]{1,40}", "[A-Za-z0-9_-]{1,40}", "={1,3}",
-                    "[ .,:\n]{1,3}", "%[0-9A-F]{2}",
+                    "[ .,:\n]{1,3}", "%[0-9A-F]{2}", "%", "[.~]",
                 ],
                 0..12,
             )
