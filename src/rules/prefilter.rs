@@ -261,6 +261,25 @@ impl Table {
         }
     }
 
+    /// Whether a literal may start where the eight bytes are `key`, by its first three bytes
+    /// (or its first byte, for one or two bytes long): most offsets stop here.
+    #[inline(always)]
+    fn gate(&self, key: u64) -> bool {
+        test(&self.gate3, hash(key as u32)) | self.short_any[(key & 0xFF) as usize]
+    }
+
+    /// Whether a literal of three bytes or more (`long`), or of one or two (`short`), may start
+    /// where the eight bytes are `key`, by the exact-length bitmaps.
+    #[inline(always)]
+    fn lengths(&self, key: u64) -> (bool, bool) {
+        let k = key as u32;
+        let long = test(&self.bits6, hash6(key))
+            | test(&self.bits4, hash4(k))
+            | test(&self.bits3, hash(k));
+        let short = self.short_first[(key & 0xFF) as usize] | test(&self.bits2, pair(key));
+        (long, short)
+    }
+
     /// Tests offset `i`, whose eight bytes (zeros past the end) are `key`.
     #[inline(always)]
     fn probe(
@@ -271,14 +290,10 @@ impl Table {
         key: u64,
         hit: &mut impl FnMut(usize, usize),
     ) {
-        let k = key as u32;
-        let h3 = hash(k);
-        if !(test(&self.gate3, h3) | self.short_any[(key & 0xFF) as usize]) {
+        if !self.gate(key) {
             return;
         }
-        let long =
-            test(&self.bits6, hash6(key)) | test(&self.bits4, hash4(k)) | test(&self.bits3, h3);
-        let short = self.short_first[(key & 0xFF) as usize] | test(&self.bits2, pair(key));
+        let (long, short) = self.lengths(key);
         if long | short {
             self.candidate(literals, hay, i, key, long, short, hit);
         }
@@ -376,6 +391,32 @@ impl Table {
     }
 }
 
+/// Bytes of text staged at a time by the word-start pass (a multiple of eight; its offset
+/// arrays, 4 KiB each, stay in L1).
+const STAGE: usize = 1024;
+
+/// Appends the offsets of `mask`'s set high bits (each `base` plus its byte) to `out[n..]` and
+/// returns the new length. Four are written whatever the count, since eight bytes of prose
+/// hold one to three: no branch on the count unless there are more. `out` has room for eight
+/// past `n`.
+#[inline(always)]
+fn flatten(mut mask: u64, base: u32, out: &mut [u32; STAGE + 8], n: usize) -> usize {
+    // Only high bits are set: summing the bytes counts them, without a popcount instruction.
+    let count = (((mask >> 7).wrapping_mul(ONES)) >> 56) as usize;
+    for slot in &mut out[n..n + 4] {
+        // An empty mask gives `base + 8`, written but not counted.
+        *slot = base + mask.trailing_zeros() / 8;
+        mask &= mask.wrapping_sub(1);
+    }
+    if count > 4 {
+        for slot in &mut out[n + 4..n + count] {
+            *slot = base + mask.trailing_zeros() / 8;
+            mask &= mask.wrapping_sub(1);
+        }
+    }
+    n + count
+}
+
 /// Whether `prefix` ends right before offset `at` of `hay` (ASCII case-insensitively).
 fn starts_before(hay: &[u8], at: usize, prefix: &[u8]) -> bool {
     at.checked_sub(prefix.len())
@@ -464,36 +505,55 @@ impl LiteralFilter {
         self.out_of_order || !self.anywhere.empty
     }
 
+    /// Three stages per block of text, each a loop without a branch per offset, so varied
+    /// text does not cost a mispredicted branch at every other word: the probe offsets are
+    /// written out eight bytes at a time, those passing the gate kept, then those passing an
+    /// exact-length bitmap; only those reach [`Table::candidate`], in order.
     fn word_start_pass(&self, hay: &[u8], hit: &mut impl FnMut(usize, usize)) {
         let table = &self.at_word_starts;
+        // Offsets within the block (a probe per byte at most, plus the slack `flatten` writes).
+        let mut probed = [0u32; STAGE + 8];
+        let mut kept = [0u32; STAGE + 8];
         let mut prev = 0u64;
-        let mut chunks = hay.chunks_exact(8);
-        let mut base = 0;
-        for chunk in chunks.by_ref() {
-            let word = match *chunk {
-                [a, b, c, d, e, f, g, h] => u64::from_le_bytes([a, b, c, d, e, f, g, h]),
-                _ => 0,
-            };
-            let (mut at, next) = probes(word, prev);
-            prev = next;
-            while at != 0 {
-                let i = base + (at.trailing_zeros() / 8) as usize;
-                at &= at - 1;
-                table.probe(&self.literals, hay, i, key_at(hay, i), hit);
+        let mut block = 0;
+        while block < hay.len() {
+            let end = (block + STAGE).min(hay.len());
+            let mut n = 0;
+            let mut base = block;
+            while base < end {
+                let word = match hay.get(base..base + 8) {
+                    Some(&[a, b, c, d, e, f, g, h]) => u64::from_le_bytes([a, b, c, d, e, f, g, h]),
+                    _ => {
+                        // The end of the text, padded with spaces, which are never probed.
+                        let mut padded = [b' '; 8];
+                        padded[..hay.len() - base].copy_from_slice(&hay[base..]);
+                        u64::from_le_bytes(padded)
+                    }
+                };
+                let (at, next) = probes(word, prev);
+                prev = next;
+                n = flatten(at, (base - block) as u32, &mut probed, n);
+                base += 8;
             }
-            base += 8;
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            // Padded with spaces, which are never probed.
-            let mut padded = [b' '; 8];
-            padded[..rest.len()].copy_from_slice(rest);
-            let (mut at, _) = probes(u64::from_le_bytes(padded), prev);
-            while at != 0 {
-                let i = base + (at.trailing_zeros() / 8) as usize;
-                at &= at - 1;
-                table.probe(&self.literals, hay, i, key_at(hay, i), hit);
+            let mut g = 0;
+            for &at in &probed[..n] {
+                kept[g] = at;
+                g += usize::from(table.gate(key_at(hay, block + at as usize)));
             }
+            let mut c = 0;
+            for k in 0..g {
+                let at = kept[k];
+                let (long, short) = table.lengths(key_at(hay, block + at as usize));
+                // Flags in the low bits, so one array holds offset and flags.
+                kept[c] = at << 2 | u32::from(long) << 1 | u32::from(short);
+                c += usize::from(long | short);
+            }
+            for &entry in &kept[..c] {
+                let at = block + (entry >> 2) as usize;
+                let (long, short) = (entry & 2 != 0, entry & 1 != 0);
+                table.candidate(&self.literals, hay, at, key_at(hay, at), long, short, hit);
+            }
+            block = end;
         }
     }
 
