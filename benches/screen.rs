@@ -8,7 +8,10 @@
 //!   Palisade compiles it (`regex::bytes`, `unicode(false)`), run one after another with no
 //!   keyword prefilter.
 //!
-//! `cargo bench --bench screen`. Inputs: `benches/fixtures/{draft_*,prose}.txt`.
+//! `cargo bench --bench screen`. Inputs: `benches/fixtures/{draft_*,prose}.txt`, and for the
+//! prose throughput `prose_varied.txt` shuffled (see `common/varied_prose.rs`); one paragraph
+//! repeated is measured beside it, as the speed a branch predictor that has learnt the text
+//! allows.
 #![allow(
     missing_docs,
     clippy::unwrap_used,
@@ -20,6 +23,7 @@ mod common;
 
 use std::hint::black_box;
 
+use common::varied_prose::varied_prose;
 use common::{DRAFT_CLEAN, DRAFT_DIRTY, MIB, PROSE, TICKET_ID, context, kinds, quick, sized};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use palisade::{Kind, Screener};
@@ -111,7 +115,9 @@ fn run_all(patterns: &[regex::bytes::Regex], text: &[u8]) -> usize {
 fn benches(c: &mut Criterion) {
     let screener = Screener::new();
     let ctx = context();
-    let prose = sized(PROSE, "\n", MIB);
+    let prose = varied_prose(MIB);
+    // One paragraph repeated: every branch of the scan is learnt by the predictor (for contrast).
+    let repeated = sized(PROSE, "\n", MIB);
 
     // The answers, before any timing.
     let clean = screener.screen(&ctx, DRAFT_CLEAN).unwrap();
@@ -201,6 +207,10 @@ fn benches(c: &mut Criterion) {
     g.bench_function("palisade/all_default_rules_1MiB", |b| {
         b.iter(|| screener.screen(&ctx, black_box(&prose)).unwrap())
     });
+    g.bench_function(
+        "palisade/all_default_rules_1MiB_one_paragraph_repeated",
+        |b| b.iter(|| screener.screen(&ctx, black_box(&repeated)).unwrap()),
+    );
     g.bench_function("palisade/credential_rules_only_1MiB", |b| {
         b.iter(|| credentials_only.screen(&ctx, black_box(&prose)).unwrap())
     });

@@ -11,11 +11,15 @@
 //! Divide the collected instructions by `N`. Workloads (inputs from `benches/fixtures/`):
 //! `draft` (the 1 KiB clean draft, word limit 80), `dirty` (the 1 KiB draft with seven kinds
 //! of finding), `ticket` (fence + scan of a 2 KiB ASCII ticket), `unicode-ticket` (the same,
-//! non-ASCII), `prose` (1 MiB of clean prose, every default rule; use a small `N` and
-//! `WARM=2`), `credentials` (the same prose, credential rules only). `WARM` sets the warm-up
+//! non-ASCII), `prose` (1 MiB of varied clean prose, as the `screen` bench builds it, every
+//! default rule; use a small `N` and `WARM=2`), `prose-repeated` (one paragraph repeated to
+//! 1 MiB), `credentials` (the varied prose, credential rules only). `WARM` sets the warm-up
 //! count (default 300).
 
 #![allow(clippy::print_stdout)] // an example's output is its result
+
+#[path = "../benches/common/varied_prose.rs"]
+mod varied_prose;
 
 use std::error::Error;
 use std::hint::black_box;
@@ -62,7 +66,8 @@ fn main() -> Result<(), Box<dyn Error>> {
     let dirty = fixture("draft_dirty.txt")?;
     let ticket = sized(&fixture("ticket_ascii.txt")?, 2048);
     let unicode_ticket = sized(&fixture("ticket_unicode.txt")?, 2048);
-    let prose = sized(&fixture("prose.txt")?, 1 << 20);
+    let prose = varied_prose::varied_prose(1 << 20);
+    let repeated = sized(&fixture("prose.txt")?, 1 << 20);
     let screener = if which == "credentials" {
         Screener::builder()
             .without_defaults()
@@ -90,6 +95,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         "ticket" => Box::new(|| fenced(&ticket)),
         "unicode-ticket" => Box::new(|| fenced(&unicode_ticket)),
         "prose" | "credentials" => Box::new(|| screen(&prose)),
+        "prose-repeated" => Box::new(|| screen(&repeated)),
         other => return Err(format!("unknown workload {other:?}").into()),
     };
     black_box(warm_up(&work, warm));

@@ -1,7 +1,10 @@
 //! Fixtures and helpers shared by the benches. Every input is built from the small texts in
-//! `benches/fixtures/`, repeated to size, so the benches need no generated corpus.
+//! `benches/fixtures/`, repeated to size (or, for prose, shuffled: see [`varied_prose`]), so the
+//! benches need no generated corpus.
 
 #![allow(dead_code)] // each bench uses a different subset
+
+pub(crate) mod varied_prose;
 
 use std::time::Duration;
 

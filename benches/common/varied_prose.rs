@@ -1,0 +1,30 @@
+//! Clean support prose that does not repeat: the lines of `benches/fixtures/prose_varied.txt`
+//! (64 KiB written by `benches/corpus/generate.py`) in a seeded pseudo-random order, to the
+//! size asked. A text that repeats one paragraph lets the CPU's branch predictor learn every
+//! branch of a scan, and measures twice the speed that varied text gets; this is what the
+//! prose benchmarks and the `profile` example read.
+
+/// The fixture, embedded so the benchmark needs no file at run time.
+const LINES: &str = include_str!("../fixtures/prose_varied.txt");
+
+/// `bytes` of varied prose (cut on a char boundary; the fixture is ASCII).
+pub(crate) fn varied_prose(bytes: usize) -> String {
+    let lines: Vec<&str> = LINES.lines().filter(|l| !l.is_empty()).collect();
+    let mut out = String::with_capacity(bytes + 4096);
+    // xorshift64: the same order on every machine.
+    let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+    while out.len() < bytes {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let pick = usize::try_from(seed % lines.len() as u64).unwrap_or(0);
+        out.push_str(lines[pick]);
+        out.push('\n');
+    }
+    let mut end = bytes;
+    while !out.is_char_boundary(end) {
+        end -= 1;
+    }
+    out.truncate(end);
+    out
+}
