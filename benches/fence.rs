@@ -8,6 +8,7 @@ mod common;
 
 use std::hint::black_box;
 
+use common::varied_prose::varied_texts;
 use common::{KIB, MIB, TICKET_ASCII, TICKET_UNICODE, quick, sized};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use palisade::{Detector, Fence};
@@ -42,7 +43,8 @@ fn benches(c: &mut Criterion) {
     let unicode = sized(TICKET_UNICODE, "\n", 2 * KIB);
     let big = sized(TICKET_ASCII, "\n", MIB);
     assert!(ascii.is_ascii() && !unicode.is_ascii());
-    for text in [&ascii, &unicode, &big] {
+    let tickets = varied_texts(256, 2 * KIB);
+    for text in [&ascii, &unicode, &big].into_iter().chain(&tickets) {
         check_clean(&detector, text);
     }
 
@@ -56,6 +58,16 @@ fn benches(c: &mut Criterion) {
             b.iter(|| detector.scan(black_box(text)).unwrap())
         });
     }
+    // A different ticket every iteration, as in a batch.
+    g.throughput(Throughput::Bytes(2 * KIB as u64));
+    let mut next = tickets.iter().cycle();
+    g.bench_function("fence_and_scan/2KiB_ascii_varied", |b| {
+        b.iter(|| {
+            detector
+                .fence(&fence, black_box(next.next().unwrap()))
+                .unwrap()
+        })
+    });
     g.finish();
 
     let mut g = c.benchmark_group("fence_throughput");

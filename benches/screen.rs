@@ -23,8 +23,8 @@ mod common;
 
 use std::hint::black_box;
 
-use common::varied_prose::varied_prose;
-use common::{DRAFT_CLEAN, DRAFT_DIRTY, MIB, PROSE, TICKET_ID, context, kinds, quick, sized};
+use common::varied_prose::{varied_prose, varied_texts};
+use common::{DRAFT_CLEAN, DRAFT_DIRTY, KIB, MIB, PROSE, TICKET_ID, context, kinds, quick, sized};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use palisade::{Kind, Screener};
 
@@ -116,6 +116,11 @@ fn benches(c: &mut Criterion) {
     let screener = Screener::new();
     let ctx = context();
     let prose = varied_prose(MIB);
+    let drafts = varied_texts(256, KIB);
+    for d in &drafts {
+        let r = screener.screen(&ctx, d).unwrap();
+        assert!(r.findings().is_empty(), "varied draft: {:?}", r.findings());
+    }
     // One paragraph repeated: every branch of the scan is learnt by the predictor (for contrast).
     let repeated = sized(PROSE, "\n", MIB);
 
@@ -192,6 +197,20 @@ fn benches(c: &mut Criterion) {
             b.iter(|| naive.screen(black_box(draft)))
         });
     }
+    // A different clean draft every iteration, as in a batch.
+    g.throughput(Throughput::Bytes(KIB as u64));
+    let mut next = drafts.iter().cycle();
+    g.bench_function("palisade/1KiB_clean_varied", |b| {
+        b.iter(|| {
+            screener
+                .screen(&ctx, black_box(next.next().unwrap()))
+                .unwrap()
+        })
+    });
+    let mut next = drafts.iter().cycle();
+    g.bench_function("naive_regex_list/1KiB_clean_varied", |b| {
+        b.iter(|| naive.screen(black_box(next.next().unwrap())))
+    });
     g.finish();
 
     // The per-draft context the CLI builds for every JSONL line.

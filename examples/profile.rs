@@ -13,7 +13,9 @@
 //! of finding), `ticket` (fence + scan of a 2 KiB ASCII ticket), `unicode-ticket` (the same,
 //! non-ASCII), `prose` (1 MiB of varied clean prose, as the `screen` bench builds it, every
 //! default rule; use a small `N` and `WARM=2`), `prose-repeated` (one paragraph repeated to
-//! 1 MiB), `credentials` (the varied prose, credential rules only). `WARM` sets the warm-up
+//! 1 MiB), `credentials` (the varied prose, credential rules only), `draft-varied` and
+//! `ticket-varied` (a different 1 KiB draft or 2 KiB ticket of varied prose each call, as the
+//! benches' `_varied` entries; the count includes a copy of the text). `WARM` sets the warm-up
 //! count (default 300).
 
 #![allow(clippy::print_stdout)] // an example's output is its result
@@ -68,6 +70,13 @@ fn main() -> Result<(), Box<dyn Error>> {
     let unicode_ticket = sized(&fixture("ticket_unicode.txt")?, 2048);
     let prose = varied_prose::varied_prose(1 << 20);
     let repeated = sized(&fixture("prose.txt")?, 1 << 20);
+    let drafts = varied_prose::varied_texts(256, 1024);
+    let tickets = varied_prose::varied_texts(256, 2048);
+    let turn = std::cell::Cell::new(0usize);
+    let next = |texts: &[String]| {
+        turn.set(turn.get() + 1);
+        texts[turn.get() % texts.len()].clone()
+    };
     let screener = if which == "credentials" {
         Screener::builder()
             .without_defaults()
@@ -96,6 +105,8 @@ fn main() -> Result<(), Box<dyn Error>> {
         "unicode-ticket" => Box::new(|| fenced(&unicode_ticket)),
         "prose" | "credentials" => Box::new(|| screen(&prose)),
         "prose-repeated" => Box::new(|| screen(&repeated)),
+        "draft-varied" => Box::new(|| screen(&next(&drafts))),
+        "ticket-varied" => Box::new(|| fenced(&next(&tickets))),
         other => return Err(format!("unknown workload {other:?}").into()),
     };
     black_box(warm_up(&work, warm));

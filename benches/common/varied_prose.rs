@@ -9,10 +9,23 @@ const LINES: &str = include_str!("../fixtures/prose_varied.txt");
 
 /// `bytes` of varied prose (cut on a char boundary; the fixture is ASCII).
 pub(crate) fn varied_prose(bytes: usize) -> String {
+    shuffled(0x9E37_79B9_7F4A_7C15, bytes)
+}
+
+/// `count` different texts of `bytes` each, cut from one shuffle: drafts or tickets that are
+/// not the same text every iteration (a benchmark that screens one text over and over measures
+/// a branch predictor that has learnt it).
+pub(crate) fn varied_texts(count: usize, bytes: usize) -> Vec<String> {
+    let all = shuffled(0x2545_F491_4F6C_DD1D, count * bytes);
+    (0..count)
+        .map(|k| all[k * bytes..(k + 1) * bytes].to_owned())
+        .collect()
+}
+
+fn shuffled(mut seed: u64, bytes: usize) -> String {
     let lines: Vec<&str> = LINES.lines().filter(|l| !l.is_empty()).collect();
     let mut out = String::with_capacity(bytes + 4096);
     // xorshift64: the same order on every machine.
-    let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
     while out.len() < bytes {
         seed ^= seed << 13;
         seed ^= seed >> 7;
