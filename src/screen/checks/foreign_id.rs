@@ -95,13 +95,10 @@ pub(crate) fn run(view: &str, ctx: &Context, emit: &mut Emit<'_>) {
         while e < b.len() && is_hex(b[e]) {
             e += 1;
         }
-        // `b[resume]` is not a hex digit (or is past the end), so the next run starts at
-        // `resume + 1` at the earliest and its first eight bytes end at `resume + 8` or later.
-        // Except after a braced id: `b[resume]` follows the `}` and may be a hex digit, and a
-        // run of exactly eight starting there is not looked at. The probing scan this one
-        // replaced behaved so too; the proptest below holds the two to the same findings.
+        // The next run starts at `resume` at the earliest (right after a braced id, whose `}`
+        // ends it, another may follow), so its first eight bytes end at `resume + 7` or later.
         let resume = emit_found(b, s, e, ctx, emit).unwrap_or(e);
-        w = resume + 8;
+        w = resume + 7;
     }
 }
 
@@ -246,6 +243,23 @@ mod tests {
         }
     }
 
+    /// An id right after a braced one (nothing between) is an id of its own.
+    #[test]
+    fn an_id_right_after_a_braced_one_is_found() {
+        let second = "1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f";
+        let text = format!("{{{OTHER}}}{second} and {{{OTHER}}}0b5a3c2e9d8f4e7ab6c5d4e3f2a1b0c9");
+        let spans: Vec<String> = found(&text).into_iter().map(|(s, _)| s).collect();
+        assert_eq!(
+            spans,
+            [
+                format!("{{{OTHER}}}"),
+                second.to_owned(),
+                format!("{{{OTHER}}}"),
+                "0b5a3c2e9d8f4e7ab6c5d4e3f2a1b0c9".to_owned()
+            ]
+        );
+    }
+
     #[test]
     fn the_tickets_own_id_is_never_flagged_in_any_form() {
         for text in [
@@ -311,8 +325,9 @@ mod tests {
         }
     }
 
-    /// The scan before the window search, kept to hold the new one to: it probed every
-    /// eighth byte and walked the hex run around each probe that was a hex digit.
+    /// A plain scan to hold the window search to: it probes every eighth byte and walks the
+    /// hex run around each probe that is a hex digit. After an id it probes from the byte
+    /// where the id ends, so an id right after a braced one is found.
     fn run_probing(view: &str, ctx: &Context, emit: &mut Emit<'_>) {
         let b = view.as_bytes();
         let mut i = 7;
@@ -335,7 +350,8 @@ mod tests {
             {
                 resume = end;
             }
-            i = resume + 8;
+            // The first eight bytes of a run starting at `resume` hold `resume + 7`.
+            i = resume + 7;
         }
     }
 
