@@ -560,6 +560,8 @@ struct LiteralUse {
 /// Per-scan working memory, kept between scans so a scan allocates nothing of its own.
 #[derive(Debug, Default)]
 struct Scratch {
+    /// The prefilter's working memory.
+    stage: Vec<u32>,
     candidate: Vec<bool>,
     /// Rules a keyword made candidates, in the order they became so.
     keyed: Vec<u32>,
@@ -765,6 +767,7 @@ impl RuleSet {
         out: &mut Vec<Finding>,
     ) {
         let Scratch {
+            stage,
             candidate,
             keyed,
             offsets,
@@ -782,7 +785,7 @@ impl RuleSet {
         }
         let hay = view.as_str().as_bytes();
         let mixed = self.filter.out_of_order();
-        self.filter.for_each_hit(hay, |lit, at| {
+        self.filter.for_each_hit(hay, stage, |lit, at| {
             let uses = &self.literal_uses[lit];
             for &i in &uses.keyword_of {
                 if !candidate[i as usize] {

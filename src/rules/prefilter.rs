@@ -391,7 +391,7 @@ impl Table {
     }
 }
 
-/// Bytes of text staged at a time by the word-start pass (a multiple of eight; its offset
+/// Bytes of text staged at a time by the word-start pass (a multiple of eight; its two offset
 /// arrays, 4 KiB each, stay in L1).
 const STAGE: usize = 1024;
 
@@ -400,7 +400,7 @@ const STAGE: usize = 1024;
 /// hold one to three: no branch on the count unless there are more. `out` has room for eight
 /// past `n`.
 #[inline(always)]
-fn flatten(mut mask: u64, base: u32, out: &mut [u32; STAGE + 8], n: usize) -> usize {
+fn flatten(mut mask: u64, base: u32, out: &mut [u32], n: usize) -> usize {
     // Only high bits are set: summing the bytes counts them, without a popcount instruction.
     let count = (((mask >> 7).wrapping_mul(ONES)) >> 56) as usize;
     for slot in &mut out[n..n + 4] {
@@ -471,9 +471,16 @@ impl LiteralFilter {
     /// begin anywhere, and for every occurrence at a word start (or at a byte other than a
     /// letter, digit or whitespace) of the others. Hits come in order of start unless
     /// [`Self::out_of_order`] says otherwise.
-    pub(crate) fn for_each_hit(&self, hay: &[u8], mut hit: impl FnMut(usize, usize)) {
+    /// `stage` is working memory, kept by the caller between calls so none is allocated or
+    /// cleared per call.
+    pub(crate) fn for_each_hit(
+        &self,
+        hay: &[u8],
+        stage: &mut Vec<u32>,
+        mut hit: impl FnMut(usize, usize),
+    ) {
         if !self.at_word_starts.empty {
-            self.word_start_pass(hay, &mut hit);
+            self.word_start_pass(hay, stage, &mut hit);
         }
         if !self.anywhere.empty {
             self.every_offset_pass(hay, &mut hit);
@@ -509,11 +516,18 @@ impl LiteralFilter {
     /// text does not cost a mispredicted branch at every other word: the probe offsets are
     /// written out eight bytes at a time, those passing the gate kept, then those passing an
     /// exact-length bitmap; only those reach [`Table::candidate`], in order.
-    fn word_start_pass(&self, hay: &[u8], hit: &mut impl FnMut(usize, usize)) {
+    fn word_start_pass(
+        &self,
+        hay: &[u8],
+        stage: &mut Vec<u32>,
+        hit: &mut impl FnMut(usize, usize),
+    ) {
         let table = &self.at_word_starts;
         // Offsets within the block (a probe per byte at most, plus the slack `flatten` writes).
-        let mut probed = [0u32; STAGE + 8];
-        let mut kept = [0u32; STAGE + 8];
+        if stage.len() < 2 * (STAGE + 8) {
+            stage.resize(2 * (STAGE + 8), 0);
+        }
+        let (probed, kept) = stage.split_at_mut(STAGE + 8);
         let mut prev = 0u64;
         let mut block = 0;
         while block < hay.len() {
@@ -532,7 +546,7 @@ impl LiteralFilter {
                 };
                 let (at, next) = probes(word, prev);
                 prev = next;
-                n = flatten(at, (base - block) as u32, &mut probed, n);
+                n = flatten(at, (base - block) as u32, probed, n);
                 base += 8;
             }
             let mut g = 0;
@@ -623,7 +637,9 @@ mod tests {
                 .collect(),
         );
         let mut out = Vec::new();
-        f.for_each_hit(hay.as_bytes(), |lit, at| out.push((lit, at)));
+        f.for_each_hit(hay.as_bytes(), &mut Vec::new(), |lit, at| {
+            out.push((lit, at))
+        });
         out.sort_unstable();
         out
     }
@@ -715,7 +731,8 @@ mod tests {
             }
             let hay = text.as_bytes();
             let mut got = Vec::new();
-            set.filter.for_each_hit(hay, |lit, at| got.push((lit, at)));
+            set.filter
+                .for_each_hit(hay, &mut Vec::new(), |lit, at| got.push((lit, at)));
             got.sort_unstable();
             let mut want = Vec::new();
             for (i, l) in literals.iter().enumerate() {
