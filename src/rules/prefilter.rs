@@ -7,9 +7,9 @@
 //! in L1): first the three-byte prefixes of all literals, which turns most offsets away with
 //! one test; then, by literal length, the whole three-byte literal, the four-byte prefix of a
 //! four- or five-byte one, or the six-byte prefix of a longer one (`your ` begins `your
-//! account` but is not let through); then it compares the literals of that hash, eight bytes at
-//! a time under a mask. Literals of one byte are looked up by that byte, of two bytes by a bit
-//! per pair.
+//! account` but is not let through); then it compares the literals bucketed under that
+//! length's hash, eight bytes at a time under a mask. Literals of one byte are looked up by that
+//! byte, of two bytes by a bit per pair.
 //!
 //! Most literals need not be tested at every offset. A literal that starts with a letter or
 //! digit and is known to matter only at the start of a word (its pattern has `\b`, or a space
@@ -20,6 +20,12 @@
 //! bytes, spaces between) costs a test per word rather than per byte. The remaining literals
 //! (which may begin inside a word, or with whitespace) go into a second table tested at every
 //! offset; the embedded rules have none, so that pass does not run for them.
+//!
+//! The word-start pass runs in stages over blocks of text, each a loop with no branch that
+//! depends on the text: the offsets to test are written out, those that pass the three-byte
+//! bitmap kept, then those that pass an exact-length bitmap; only those are compared. Testing
+//! offset by offset, with a branch after each bitmap, mispredicted at every other word of
+//! varied text (a benchmark that repeats one paragraph hides this: the predictor learns it).
 
 /// Bits in the hash table of folded three-byte prefixes (2^16 bits: 8 KiB, so it stays in L1).
 const BITS: u32 = 16;
