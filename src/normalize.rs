@@ -758,6 +758,17 @@ mod tests {
         }
     }
 
+    /// [`next_irregular_space`]'s definition, a byte at a time.
+    fn irregular_by_bytes(bytes: &[u8], from: usize, end: usize) -> usize {
+        (from..end)
+            .find(|&p| {
+                matches!(bytes[p], b'\t' | b'\r' | 0x0B | 0x0C)
+                    || (matches!(bytes[p], b' ' | b'\n')
+                        && (p + 1 == end || is_ascii_space(bytes[p + 1])))
+            })
+            .unwrap_or(end)
+    }
+
     proptest::proptest! {
         /// The eight-bytes-at-a-time search finds the same first irregular space as a byte
         /// at a time, from any start.
@@ -775,15 +786,10 @@ mod tests {
         ) {
             let end = bytes.len();
             let from = from.min(end);
-            // The definition, a byte at a time.
-            let want = (from..end)
-                .find(|&p| {
-                    matches!(bytes[p], b'\t' | b'\r' | 0x0B | 0x0C)
-                        || (matches!(bytes[p], b' ' | b'\n')
-                            && (p + 1 == end || is_ascii_space(bytes[p + 1])))
-                })
-                .unwrap_or(end);
-            proptest::prop_assert_eq!(next_irregular_space(&bytes, from, end), want);
+            proptest::prop_assert_eq!(
+                next_irregular_space(&bytes, from, end),
+                irregular_by_bytes(&bytes, from, end)
+            );
         }
 
         /// The shortcut masks equal the byte-by-byte classification on any ASCII word.
@@ -833,14 +839,11 @@ mod tests {
                 bytes[at..at + plant.len()].copy_from_slice(plant);
                 let end = bytes.len();
                 for from in [0, 1, 7, 31, 33] {
-                    let want = (from..end)
-                        .find(|&p| {
-                            matches!(bytes[p], b'\t' | b'\r' | 0x0B | 0x0C)
-                                || (matches!(bytes[p], b' ' | b'\n')
-                                    && (p + 1 == end || is_ascii_space(bytes[p + 1])))
-                        })
-                        .unwrap_or(end);
-                    assert_eq!(next_irregular_space(&bytes, from, end), want, "{at} {from}");
+                    assert_eq!(
+                        next_irregular_space(&bytes, from, end),
+                        irregular_by_bytes(&bytes, from, end),
+                        "{at} {from}"
+                    );
                 }
             }
         }

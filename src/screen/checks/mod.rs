@@ -23,9 +23,9 @@ pub(crate) type Emit<'e> = dyn FnMut(Range<usize>, Option<String>) + 'e;
 /// The literals a check needs at a word start before it can report anything there, if it has
 /// such anchors: the rule engine finds them with every other rule's literals and passes their
 /// offsets to [`run`], and skips the check on a text without one.
-pub(crate) fn anchor_literals(check: CheckName) -> Option<&'static [&'static str]> {
+pub(crate) fn anchor_literals(check: CheckName) -> Option<impl Iterator<Item = String>> {
     match check {
-        CheckName::Promise => Some(promise::ANCHOR_LITERALS),
+        CheckName::Promise => Some(promise::anchor_literals()),
         _ => None,
     }
 }

@@ -21,7 +21,7 @@
 //! Odd mixed case ("gUaRaNtEe") is not matched: drafts come from a model, not an adversary.
 //!
 //! Speed: the anchor words are literals of the rule engine's prefilter (see
-//! [`ANCHOR_LITERALS`]), which finds them at word starts in the same pass as every other rule's
+//! [`anchor_literals`]), which finds them at word starts in the same pass as every other rule's
 //! literals; the check reads only the words around those offsets. Called without them (unit
 //! tests, a caller outside the engine) it tries every word start.
 
@@ -61,29 +61,12 @@ const ANCHOR_EXACT: &[&str] = &[
 
 /// Every anchor in lower case, for the prefilter (which matches ASCII case-insensitively and
 /// reports them at word starts, a superset of the anchors this check accepts).
-pub(crate) const ANCHOR_LITERALS: &[&str] = &[
-    "guarant",
-    "promis",
-    "assur",
-    "within",
-    "today",
-    "tonight",
-    "tomorrow",
-    "immediately",
-    "right away",
-    "straight away",
-    "end of",
-    "close of business",
-    "eod",
-    "cob",
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-];
+pub(crate) fn anchor_literals() -> impl Iterator<Item = String> {
+    ANCHOR_WORDS
+        .iter()
+        .chain(ANCHOR_EXACT)
+        .map(|w| w.to_ascii_lowercase())
+}
 
 /// Whether `word` (ASCII) is at `b[s..]` in lower case, Capitalised or ALL CAPS.
 fn cased_at(b: &[u8], s: usize, word: &str) -> bool {
@@ -183,7 +166,7 @@ const UNIT_ADJECTIVES: &[&str] = &[
 
 /// Reports every guarantee, "within" deadline and time commitment in `view`. `anchors` are
 /// offsets where an anchor word may start, ascending (the prefilter's hits for
-/// [`ANCHOR_LITERALS`]); `None` tries every word start.
+/// [`anchor_literals`]); `None` tries every word start.
 pub(crate) fn run(view: &str, anchors: Option<&[usize]>, emit: &mut Emit<'_>) {
     let b = view.as_bytes();
     match anchors {
