@@ -37,11 +37,7 @@ fn sized(text: &str, bytes: usize) -> String {
         out.push_str(text);
         out.push('\n');
     }
-    let mut end = bytes;
-    while !out.is_char_boundary(end) {
-        end -= 1;
-    }
-    out.truncate(end);
+    varied_prose::cut(&mut out, bytes);
     out
 }
 

@@ -1328,6 +1328,15 @@ negative_examples = ["foo alone"]
         }
     }
 
+    /// Every example and negative example of every rule in `set`.
+    fn example_texts(set: &RuleSet) -> Vec<&str> {
+        set.rules()
+            .iter()
+            .flat_map(|r| r.examples.iter().chain(&r.negative_examples))
+            .map(ExampleSpec::text)
+            .collect()
+    }
+
     /// A seeded pick below `n` (xorshift64): the same sequence on every machine.
     fn picker(mut seed: u64) -> impl FnMut(usize) -> usize {
         move |n: usize| {
@@ -1344,12 +1353,7 @@ negative_examples = ["foo alone"]
     fn anchored_confirmation_matches_on_mixed_examples() {
         let limits = PatternLimits::default();
         let set = RuleSet::new(builtin_rules(&limits).unwrap()).unwrap();
-        let pieces: Vec<&str> = set
-            .rules()
-            .iter()
-            .flat_map(|r| r.examples.iter().chain(&r.negative_examples))
-            .map(ExampleSpec::text)
-            .collect();
+        let pieces = example_texts(&set);
         let glue = [
             " ", "\n", "", ",", ".", "x", "_", "-", "=", ":", "\"", "'", "  ", "\t", "9", "é", "Zq",
         ];
@@ -1400,11 +1404,8 @@ negative_examples = ["foo alone"]
     fn keywords_near_anchor_hits_are_all_keywords() {
         let limits = PatternLimits::default();
         let set = RuleSet::new(builtin_rules(&limits).unwrap()).unwrap();
-        let pieces: Vec<&str> = set
-            .rules()
-            .iter()
-            .flat_map(|r| r.examples.iter().chain(&r.negative_examples))
-            .map(ExampleSpec::text)
+        let pieces: Vec<&str> = example_texts(&set)
+            .into_iter()
             .chain([
                 "password", "token", " = ", ":", "x", "secret", "api_key", "\"", "'",
             ])

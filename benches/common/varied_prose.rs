@@ -34,10 +34,15 @@ fn shuffled(mut seed: u64, bytes: usize) -> String {
         out.push_str(lines[pick]);
         out.push('\n');
     }
-    let mut end = bytes;
-    while !out.is_char_boundary(end) {
+    cut(&mut out, bytes);
+    out
+}
+
+/// Cuts `text` to at most `bytes`, on a char boundary.
+pub(crate) fn cut(text: &mut String, bytes: usize) {
+    let mut end = bytes.min(text.len());
+    while !text.is_char_boundary(end) {
         end -= 1;
     }
-    out.truncate(end);
-    out
+    text.truncate(end);
 }
