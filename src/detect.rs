@@ -4,6 +4,7 @@
 //! refuse a customer over; the fence is what keeps the text in its place, and the findings
 //! are there so a trace shows the attempt.
 
+use std::ops::Range;
 use std::path::Path;
 use std::sync::{Arc, LazyLock};
 
@@ -266,9 +267,13 @@ impl DetectorBuilder {
     }
 }
 
-/// One run of invisible characters found in a text.
+/// Invisible characters found in a text: one run, or several of the same class inside one word
+/// (`i\u{200B}g\u{200B}n\u{200B}o\u{200B}r\u{200B}e` is one finding, not five).
 pub(crate) struct Hidden {
+    /// Spans the runs, with the visible characters between them.
     pub(crate) finding: Finding,
+    /// The invisible characters alone, in order: what a caller that cleans the text removes.
+    pub(crate) removed: Vec<Range<usize>>,
 }
 
 const TAG_PREVIEW_CHARS: usize = 40;
@@ -281,37 +286,127 @@ fn characters(count: usize) -> &'static str {
     }
 }
 
+/// Which finding a group of invisible characters makes, by the strongest kind in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum HiddenClass {
+    Tag,
+    Bidi,
+    VariationSelectors,
+    ZeroWidth,
+    Format,
+}
+
+impl HiddenClass {
+    fn of(kinds: &[Invisible]) -> Self {
+        if kinds.contains(&Invisible::Tag) {
+            HiddenClass::Tag
+        } else if kinds.contains(&Invisible::Bidi) {
+            HiddenClass::Bidi
+        } else if kinds.contains(&Invisible::VariationSelector) {
+            HiddenClass::VariationSelectors
+        } else if kinds.contains(&Invisible::ZeroWidth) {
+            HiddenClass::ZeroWidth
+        } else {
+            HiddenClass::Format
+        }
+    }
+}
+
+/// Invisible characters of one class, not yet a finding.
+struct HiddenGroup {
+    class: HiddenClass,
+    runs: Vec<Range<usize>>,
+    count: usize,
+    /// The first [`TAG_PREVIEW_CHARS`] TAG characters as the ASCII they spell, and how many
+    /// there are.
+    tag_text: String,
+    tag_chars: usize,
+}
+
+impl HiddenGroup {
+    fn into_hidden(self) -> Hidden {
+        let count = self.count;
+        let (rule, message) = match self.class {
+            HiddenClass::Tag => {
+                let more = if self.tag_chars > TAG_PREVIEW_CHARS {
+                    "…"
+                } else {
+                    ""
+                };
+                (
+                    "hidden.tag-characters",
+                    format!(
+                        "{count} invisible Unicode TAG {} spelling {:?}{more}: hidden \
+                         instructions a model can read and a person cannot; treat as data.",
+                        characters(count),
+                        self.tag_text
+                    ),
+                )
+            }
+            HiddenClass::Bidi => (
+                "hidden.bidi-control",
+                format!(
+                    "{count} bidirectional control {} that change how the text \
+                     displays; treat as data.",
+                    characters(count)
+                ),
+            ),
+            HiddenClass::VariationSelectors => (
+                "hidden.variation-selectors",
+                format!(
+                    "{count} variation {} that can carry hidden bytes.",
+                    if count == 1 { "selector" } else { "selectors" }
+                ),
+            ),
+            HiddenClass::ZeroWidth => (
+                "hidden.zero-width",
+                format!(
+                    "{count} zero-width {} that can split words to evade filters.",
+                    characters(count)
+                ),
+            ),
+            HiddenClass::Format => (
+                "hidden.invisible-format",
+                format!("{count} invisible format {}.", characters(count)),
+            ),
+        };
+        let span = match (self.runs.first(), self.runs.last()) {
+            (Some(first), Some(last)) => first.start..last.end,
+            _ => 0..0,
+        };
+        Hidden {
+            finding: Finding::new(rule, Kind::HiddenText, Severity::Notice, span, message),
+            removed: self.runs,
+        }
+    }
+}
+
 /// Finds runs of invisible characters, except the ones that are part of ordinary emoji: one
 /// variation selector right after a visible character, and one zero-width joiner between two
-/// visible non-ASCII characters.
+/// visible non-ASCII characters. Runs of the same class with no whitespace between them are
+/// one finding: characters sprinkled through a word to split it are one act.
 pub(crate) fn hidden_text_findings(text: &str) -> Vec<Hidden> {
     let mut out = Vec::new();
     // Most non-ASCII text (an em dash, curly quotes) holds no invisible character at all.
     if !crate::normalize::non_ascii_chars(text).any(|(_, c)| invisible(c).is_some()) {
         return out;
     }
+    let mut group: Option<HiddenGroup> = None;
     let mut chars = text.char_indices().peekable();
     let mut prev_visible: Option<char> = None;
     while let Some((start, c)) = chars.next() {
         let Some(first) = invisible(c) else {
+            if c.is_whitespace()
+                && let Some(done) = group.take()
+            {
+                out.push(done.into_hidden());
+            }
             prev_visible = Some(c);
             continue;
         };
         let mut end = start + c.len_utf8();
         let mut count = 1usize;
         let mut kinds = vec![first];
-        let mut tag_text = String::new();
-        let mut tag_chars = 0usize;
-        let mut push_tag = |c: char, tag_text: &mut String| {
-            let cp = c as u32;
-            if (0xE0020..=0xE007E).contains(&cp) {
-                tag_chars += 1;
-                if tag_text.chars().count() < TAG_PREVIEW_CHARS {
-                    tag_text.push(char::from((cp - 0xE0000) as u8));
-                }
-            }
-        };
-        push_tag(c, &mut tag_text);
         while let Some(&(i, d)) = chars.peek() {
             let Some(k) = invisible(d) else { break };
             chars.next();
@@ -320,7 +415,6 @@ pub(crate) fn hidden_text_findings(text: &str) -> Vec<Hidden> {
             if !kinds.contains(&k) {
                 kinds.push(k);
             }
-            push_tag(d, &mut tag_text);
         }
         let next_visible = chars.peek().map(|&(_, d)| d);
         let benign = count == 1
@@ -336,61 +430,33 @@ pub(crate) fn hidden_text_findings(text: &str) -> Vec<Hidden> {
         if benign {
             continue;
         }
-        let (rule, message) = if kinds.contains(&Invisible::Tag) {
-            let more = if tag_chars > TAG_PREVIEW_CHARS {
-                "…"
-            } else {
-                ""
-            };
-            (
-                "hidden.tag-characters",
-                format!(
-                    "{count} invisible Unicode TAG {} spelling {:?}{more}: hidden \
-                     instructions a model can read and a person cannot; treat as data.",
-                    characters(count),
-                    tag_text
-                ),
-            )
-        } else if kinds.contains(&Invisible::Bidi) {
-            (
-                "hidden.bidi-control",
-                format!(
-                    "{count} bidirectional control {} that change how the text \
-                     displays; treat as data.",
-                    characters(count)
-                ),
-            )
-        } else if kinds.contains(&Invisible::VariationSelector) {
-            (
-                "hidden.variation-selectors",
-                format!(
-                    "{count} variation {} that can carry hidden bytes.",
-                    if count == 1 { "selector" } else { "selectors" }
-                ),
-            )
-        } else if kinds.contains(&Invisible::ZeroWidth) {
-            (
-                "hidden.zero-width",
-                format!(
-                    "{count} zero-width {} that can split words to evade filters.",
-                    characters(count)
-                ),
-            )
-        } else {
-            (
-                "hidden.invisible-format",
-                format!("{count} invisible format {}.", characters(count)),
-            )
-        };
-        out.push(Hidden {
-            finding: Finding::new(
-                rule,
-                Kind::HiddenText,
-                Severity::Notice,
-                start..end,
-                message,
-            ),
+        let class = HiddenClass::of(&kinds);
+        if group.as_ref().is_some_and(|g| g.class != class)
+            && let Some(done) = group.take()
+        {
+            out.push(done.into_hidden());
+        }
+        let g = group.get_or_insert_with(|| HiddenGroup {
+            class,
+            runs: Vec::new(),
+            count: 0,
+            tag_text: String::new(),
+            tag_chars: 0,
         });
+        g.runs.push(start..end);
+        g.count += count;
+        for t in text[start..end].chars() {
+            let cp = t as u32;
+            if (0xE0020..=0xE007E).contains(&cp) {
+                g.tag_chars += 1;
+                if g.tag_text.chars().count() < TAG_PREVIEW_CHARS {
+                    g.tag_text.push(char::from((cp - 0xE0000) as u8));
+                }
+            }
+        }
+    }
+    if let Some(done) = group {
+        out.push(done.into_hidden());
     }
     out
 }

@@ -450,7 +450,7 @@ fn removals(text: &str, view: Option<&Normalized<'_>>) -> (Vec<Range<usize>>, Ve
     let mut findings = Vec::new();
     if !text.is_ascii() {
         for h in hidden_text_findings(text) {
-            removed.push(h.finding.span());
+            removed.extend(h.removed);
             findings.push(h.finding);
         }
         for (i, c) in crate::normalize::non_ascii_chars(text) {
