@@ -9,7 +9,9 @@
 //! - angle brackets holding ALL CAPS (`<NAME>`), snake_case (`<order_id>`) or `<your ...>`,
 //!   and any `<<name>>`;
 //! - bare X fill-ins: `XXXX`, `xxxx-xxxx`, `XX/XX/XXXX`, and blanks of three or more
-//!   underscores (`Name: ____`).
+//!   underscores (`Name: ____`);
+//! - template variables between double underscores: `__FIRST_NAME__`, `__NAME__` (upper case,
+//!   two words or a placeholder noun).
 //!
 //! Not flagged: markdown links `[text](url)` and reference links `[text][1]` or definitions,
 //! bracketed asides that read as prose (`[the one from May]`), checkboxes (`[ ]`, `[x]`),
@@ -234,10 +236,12 @@ pub(crate) fn run(view: &str, emit: &mut Emit<'_>) {
         {
             continue;
         }
-        let note = if b[at] == b'_' {
+        let note = if b[at] != b'_' {
+            "an XXXX fill-in"
+        } else if b[span.clone()].iter().all(|&c| c == b'_') {
             "a blank to fill in"
         } else {
-            "an XXXX fill-in"
+            "a __template__ variable"
         };
         emit(span, Some(note.to_owned()));
     }
@@ -448,6 +452,9 @@ fn underscores(b: &[u8], at: usize) -> (Option<Range<usize>>, usize) {
     while end < b.len() && b[end] == b'_' {
         end += 1;
     }
+    if end - at == 2 && !(at > 0 && b[at - 1].is_ascii_alphanumeric()) {
+        return dunder(b, at, end);
+    }
     let glued = (at > 0 && b[at - 1].is_ascii_alphanumeric())
         || b.get(end).is_some_and(u8::is_ascii_alphanumeric);
     if glued || end - at < 3 {
@@ -468,6 +475,34 @@ fn underscores(b: &[u8], at: usize) -> (Option<Range<usize>>, usize) {
         return (None, end);
     }
     (Some(at..end), end)
+}
+
+/// A template variable between double underscores, `__FIRST_NAME__` or `__NAME__`: upper-case
+/// letters and digits, words joined by single underscores, and either two words or more or a
+/// placeholder noun (`__IMPORTANT__` in markdown bold is not one; nor is Python's `__init__`).
+/// `open..inner` are the two opening underscores.
+fn dunder(b: &[u8], open: usize, inner: usize) -> (Option<Range<usize>>, usize) {
+    let mut k = inner;
+    while k < b.len() && (b[k].is_ascii_uppercase() || b[k].is_ascii_digit() || b[k] == b'_') {
+        if b[k] == b'_' && b.get(k + 1) == Some(&b'_') {
+            break;
+        }
+        k += 1;
+    }
+    let name = &b[inner..k];
+    let closed =
+        b.get(k..k + 2) == Some(b"__".as_slice()) && !b.get(k + 2).is_some_and(|&c| is_word(c));
+    let shaped = name.first().is_some_and(u8::is_ascii_uppercase)
+        && name.len() <= MAX_INNER
+        && !name.ends_with(b"_");
+    if !(closed && shaped) {
+        return (None, inner);
+    }
+    let words = name.split(|&c| c == b'_').count();
+    if words < 2 && !one_of(name, NOUNS) {
+        return (None, k + 2);
+    }
+    (Some(open..k + 2), k + 2)
 }
 
 /// X's (one case) with `-`, `/` or space between groups, at least `min` X's.
@@ -538,6 +573,10 @@ mod tests {
             ),
             ("Name: ____ thanks", "____"),
             ("Name: [___] thanks", "[___]"),
+            ("Hi __FIRST_NAME__, thanks", "__FIRST_NAME__"),
+            ("Hi __NAME__.", "__NAME__"),
+            ("Order __ORDER_ID__ shipped", "__ORDER_ID__"),
+            ("(__AGENT_NAME_2__)", "__AGENT_NAME_2__"),
         ];
         for (text, want) in cases {
             assert_eq!(found(text), vec![want], "{text}");
@@ -566,6 +605,9 @@ mod tests {
             "Maximum, Xerox, taxi",
             "above\n___\nbelow",
             "a __init__ method and snake_case_name",
+            "This is __IMPORTANT__ and __NOTE__ and __Name__.",
+            "x__NAME__ and __NAME__x and __FIRST__NAME__ and __NAME_ __ and __A_B_",
+            "__ alone __ and __",
             "{\"a\": 1} and {color: red} and {1, 2, 3}",
             "set {0B5A3C2E9D8F4E7AB6C5D4E3F2A1B0C9}",
             "{0B5A3C2E-9D8F-4E7A-B6C5-D4E3F2A1B0C9}",
