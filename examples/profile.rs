@@ -16,7 +16,7 @@
 //! 1 MiB), `credentials` (the varied prose, credential rules only), `draft-varied` and
 //! `ticket-varied` (a different 1 KiB draft or 2 KiB ticket of varied prose each call, as the
 //! benches' `_varied` entries; the count includes a copy of the text). `WARM` sets the warm-up
-//! count (default 300).
+//! count (default 300); `DISABLE` a comma-separated list of rule ids the screener leaves out.
 
 #![allow(clippy::print_stdout)] // an example's output is its result
 
@@ -73,14 +73,20 @@ fn main() -> Result<(), Box<dyn Error>> {
         turn.set(turn.get() + 1);
         texts[turn.get() % texts.len()].clone()
     };
-    let screener = if which == "credentials" {
+    let mut builder = if which == "credentials" {
         Screener::builder()
             .without_defaults()
             .rules_file("rules/credentials.toml")
-            .build()?
     } else {
-        Screener::new()
+        Screener::builder()
     };
+    // What one rule costs: the same run without it (see `benches/rule_costs.sh`).
+    for id in std::env::var("DISABLE").unwrap_or_default().split(',') {
+        if !id.is_empty() {
+            builder = builder.disable(id);
+        }
+    }
+    let screener = builder.build()?;
     let detector = Detector::new();
     let fence = Fence::new("TICKET_BODY")?;
 
