@@ -1024,8 +1024,17 @@ fn run_rule_at(
             ctx,
             anchors,
             &mut |span: Range<usize>, note: Option<String>| {
+                // Pushed rather than `format!`ed: a long draft gets a length finding every
+                // time, and the formatting machinery cost more than the rest of that finding.
                 let message = match note {
-                    Some(n) => format!("{} ({n})", rule.message),
+                    Some(n) => {
+                        let mut m = String::with_capacity(rule.message.len() + n.len() + 3);
+                        m.push_str(&rule.message);
+                        m.push_str(" (");
+                        m.push_str(&n);
+                        m.push(')');
+                        m
+                    }
                     None => rule.message.clone(),
                 };
                 out.push(Finding::new(

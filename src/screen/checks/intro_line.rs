@@ -224,30 +224,59 @@ fn eq(word: &str, w: &str) -> bool {
     word.eq_ignore_ascii_case(w)
 }
 
-/// Splits `line` into clauses (ended by `.`, `!`, `?`, `;` or `:`) and calls `f` with each
-/// clause's words and whether a colon ended it, until `f` returns `Some`.
-fn clauses<T>(line: &str, mut f: impl FnMut(&[&str], bool) -> Option<T>) -> Option<T> {
+/// What [`tokens`] yields: a word, or the end of a clause (`.`, `!`, `?`, `;`, `:`, or `None`
+/// at the end of the line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Token<'l> {
+    Word(&'l str),
+    End(Option<u8>),
+}
+
+/// The words (runs of letters, digits, apostrophes and hyphens, those two trimmed off the
+/// ends) and clause ends of `line`, read lazily: most first lines are settled by their first
+/// word or first few.
+fn tokens(line: &str) -> impl Iterator<Item = Token<'_>> {
     let b = line.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i <= b.len() {
+            match b.get(i).copied() {
+                Some(c) if is_word_byte(c) => {
+                    let s = i;
+                    while i < b.len() && is_word_byte(b[i]) {
+                        i += 1;
+                    }
+                    // A dash on its own (" - ") is punctuation, not a word.
+                    let w = line[s..i].trim_matches(|ch| ch == '-' || ch == '\'');
+                    if !w.is_empty() {
+                        return Some(Token::Word(w));
+                    }
+                }
+                c @ (None | Some(b'.' | b'!' | b'?' | b';' | b':')) => {
+                    i += 1;
+                    return Some(Token::End(c));
+                }
+                Some(_) => i += 1,
+            }
+        }
+        None
+    })
+}
+
+/// Splits `line` into clauses and calls `f` with each clause's words (the first
+/// [`MAX_WORDS`]) and whether a colon ended it, until `f` returns `Some`.
+fn clauses<T>(line: &str, mut f: impl FnMut(&[&str], bool) -> Option<T>) -> Option<T> {
     let mut words: [&str; MAX_WORDS] = [""; MAX_WORDS];
     let mut n = 0;
-    let mut i = 0;
-    while i <= b.len() {
-        let c = b.get(i).copied();
-        match c {
-            Some(c) if is_word_byte(c) => {
-                let s = i;
-                while i < b.len() && is_word_byte(b[i]) {
-                    i += 1;
-                }
-                // A dash on its own (" - ") is punctuation, not a word.
-                let w = line[s..i].trim_matches(|ch| ch == '-' || ch == '\'');
-                if !w.is_empty() && n < MAX_WORDS {
+    for token in tokens(line) {
+        match token {
+            Token::Word(w) => {
+                if n < MAX_WORDS {
                     words[n] = w;
                     n += 1;
                 }
-                continue;
             }
-            None | Some(b'.' | b'!' | b'?' | b';' | b':') => {
+            Token::End(c) => {
                 if n > 0
                     && let Some(out) = f(&words[..n], c == Some(b':'))
                 {
@@ -255,25 +284,74 @@ fn clauses<T>(line: &str, mut f: impl FnMut(&[&str], bool) -> Option<T>) -> Opti
                 }
                 n = 0;
             }
-            Some(_) => {}
         }
-        i += 1;
     }
     None
 }
 
-/// Whether the line holds only interjections ("Sure!", "Of course!", "Certainly.").
+/// Whether the line holds only interjections ("Sure!", "Of course!", "Certainly."): at most
+/// four to a clause.
 fn is_interjection(line: &str) -> bool {
     let mut any = false;
-    let all = clauses(line, |words, _| {
-        any = true;
-        (words.len() > 4 || !words.iter().all(|w| is(w, INTERJECTIONS))).then_some(())
-    })
-    .is_none();
-    any && all
+    let mut in_clause = 0;
+    for token in tokens(line) {
+        match token {
+            Token::Word(w) => {
+                in_clause += 1;
+                if in_clause > 4 || !is(w, INTERJECTIONS) {
+                    return false;
+                }
+                any = true;
+            }
+            Token::End(_) => in_clause = 0,
+        }
+    }
+    any
+}
+
+/// The words an opener starts with (see [`opener`]).
+const OPENERS: &[&str] = &[
+    "here's",
+    "heres",
+    "here",
+    "below",
+    "find",
+    "following",
+    "attached",
+    "i've",
+    "ive",
+    "i",
+];
+
+/// Whether `line` can be an intro line at all, from its first words: it starts with an
+/// interjection or an opener, or its first clause is a label (a colon within five words).
+/// Customer-facing first lines fail at their first word or clause, without the full reading.
+fn may_be_intro(line: &str) -> bool {
+    let mut words = 0;
+    for token in tokens(line) {
+        match token {
+            Token::Word(w) => {
+                if words == 0 && (is(w, INTERJECTIONS) || is(w, OPENERS)) {
+                    return true;
+                }
+                words += 1;
+                if words > 5 {
+                    return false;
+                }
+            }
+            Token::End(c) if words > 0 => return c == Some(b':'),
+            Token::End(_) => {}
+        }
+    }
+    false
 }
 
 fn is_intro(line: &str) -> bool {
+    may_be_intro(line) && reads_as_intro(line)
+}
+
+/// The whole reading of [`is_intro`], without the shortcut.
+fn reads_as_intro(line: &str) -> bool {
     // Clauses before the one that speaks to the operator may only be interjections.
     clauses(line, |words, colon| {
         if clause_is_intro(words, colon) {
@@ -514,6 +592,83 @@ mod tests {
             ),
         ] {
             assert_eq!(found(text), Some(line), "{text:?}");
+        }
+    }
+
+    /// Lines made of the words and punctuation the reading turns on, and others.
+    fn line_strategy() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::strategy::Strategy;
+        let pieces: Vec<&str> = [
+            "here",
+            "here's",
+            "is",
+            "are",
+            "below",
+            "you'll",
+            "find",
+            "i",
+            "i've",
+            "have",
+            "written",
+            "drafted",
+            "a",
+            "the",
+            "our",
+            "your",
+            "reply",
+            "response",
+            "draft",
+            "email",
+            "polite",
+            "to",
+            "customer",
+            "sure",
+            "of",
+            "course",
+            "certainly",
+            "thanks",
+            "order",
+            "how",
+            "respond",
+            "following",
+            "attached",
+            "--",
+            "-",
+            "'",
+            ":",
+            ".",
+            "!",
+            "?",
+            ";",
+            ",",
+            "(",
+            "\u{e9}",
+        ]
+        .into_iter()
+        .collect();
+        proptest::collection::vec(proptest::sample::select(pieces), 0..14)
+            .prop_map(|words| words.join(" "))
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        /// The shortcut only turns away lines the full reading turns away.
+        #[test]
+        fn the_shortcut_agrees_with_the_full_reading(line in line_strategy()) {
+            proptest::prop_assert_eq!(is_intro(&line), reads_as_intro(&line), "{:?}", line);
+        }
+
+        /// The lazy interjection test says what the clause-by-clause definition says.
+        #[test]
+        fn interjection_lines_match_the_clause_definition(line in line_strategy()) {
+            let mut any = false;
+            let by_clauses = clauses(&line, |words, _| {
+                any = true;
+                (words.len() > 4 || !words.iter().all(|w| is(w, INTERJECTIONS))).then_some(())
+            })
+            .is_none()
+                && any;
+            proptest::prop_assert_eq!(is_interjection(&line), by_clauses, "{:?}", line);
         }
     }
 
