@@ -129,21 +129,45 @@ impl DecodedRun {
 pub fn decode_runs(text: &str) -> Vec<DecodedRun> {
     let mut out = Vec::new();
     let mut budget = MAX_DECODED_TOTAL;
-    collect(text, None, 1, &mut budget, &mut out);
+    collect(text, None, 1, Known::Nothing, &mut budget, &mut out);
     out
 }
 
+/// [`decode_runs`], told where the text's first long run of encoding bytes starts
+/// ([`first_long_run`], which the screener needs anyway): every encoded run but a
+/// percent-encoded one holds such a run, so a text with none is only looked at around its `%`
+/// signs, and one without `%` either not at all.
+pub(crate) fn decode_runs_known(text: &str, first_long_run: Option<usize>) -> Vec<DecodedRun> {
+    let mut out = Vec::new();
+    if first_long_run.is_some() || memchr::memchr(b'%', text.as_bytes()).is_some() {
+        let mut budget = MAX_DECODED_TOTAL;
+        let known = Known::FirstLongRun(first_long_run);
+        collect(text, None, 1, known, &mut budget, &mut out);
+    }
+    out
+}
+
+/// What the caller knows of a text before its encoded runs are looked for.
+#[derive(Debug, Clone, Copy)]
+enum Known {
+    Nothing,
+    /// Where its first run of [`SHORTEST_RUN`] encoding bytes starts ([`first_long_run`]).
+    FirstLongRun(Option<usize>),
+}
+
+/// Decodes the candidate runs of `text` into `out`, and theirs in turn.
 fn collect(
     text: &str,
     outer: Option<Range<usize>>,
     depth: usize,
+    known: Known,
     budget: &mut usize,
     out: &mut Vec<DecodedRun>,
 ) {
     if depth > MAX_DEPTH {
         return;
     }
-    for (range, encoding) in candidate_runs(text.as_bytes()) {
+    for (range, encoding) in candidate_runs_with(text.as_bytes(), true, known) {
         if out.len() >= MAX_RUNS || *budget == 0 {
             return;
         }
@@ -167,8 +191,23 @@ fn collect(
             depth,
             decoded,
         });
-        collect(&inner, Some(span), depth + 1, budget, out);
+        collect(&inner, Some(span), depth + 1, Known::Nothing, budget, out);
     }
+}
+
+/// The shortest run of encoding bytes that can hold an encoded run other than a percent-encoded
+/// one: a base64 run of [`MIN_BASE64_LEN`] bytes may end in two of padding.
+pub(crate) const SHORTEST_RUN: usize = MIN_BASE64_LEN - 2;
+
+/// Where the first run of at least [`SHORTEST_RUN`] encoding bytes (see [`is_run_byte`])
+/// starts, if the text has one. Support prose has none.
+pub(crate) fn first_long_run(bytes: &[u8]) -> Option<usize> {
+    next_long_run(bytes, 0, SHORTEST_RUN)
+}
+
+/// Whether `b` can be part of a base64 (standard or URL-safe) or hex run.
+pub(crate) fn is_run_byte(b: u8) -> bool {
+    CLASS[usize::from(b)] != 0
 }
 
 const B64: u8 = 1;
@@ -200,21 +239,21 @@ static CLASS: [u8; 256] = {
 };
 
 /// Maximal runs that look encoded. Ordinary words are too short or lack the character mix.
-fn candidate_runs(bytes: &[u8]) -> Vec<(Range<usize>, Encoding)> {
-    candidate_runs_with(bytes, true)
-}
-
-/// [`candidate_runs`], with the skipping over short runs switchable so a test can compare.
-fn candidate_runs_with(bytes: &[u8], may_skip: bool) -> Vec<(Range<usize>, Encoding)> {
+/// With `may_skip` unset (for a test to compare), every byte is looked at; knowing where the
+/// first long run is spares the search for it.
+fn candidate_runs_with(
+    bytes: &[u8],
+    may_skip: bool,
+    known: Known,
+) -> Vec<(Range<usize>, Encoding)> {
     let mut runs = Vec::new();
     let mut i = 0;
     let n = bytes.len();
-    // Only runs of at least `SHORTEST` encoding bytes count, unless they hold a `%`, and prose
-    // has few: from a run boundary, a byte `SHORTEST - 1` on that is no encoding byte rules out
+    // Only runs of at least [`SHORTEST_RUN`] encoding bytes count, unless they hold a `%`, and prose
+    // has few: from a run boundary, a byte `SHORTEST_RUN - 1` on that is no encoding byte rules out
     // every run starting before it, so the scan steps over it whole (a few bytes looked at per
     // word), up to the stretch that holds the next `%`, which is scanned byte by byte.
-    const SHORTEST: usize = MIN_BASE64_LEN - 2;
-    let is_run_byte = |b: u8| CLASS[b as usize] != 0 || b == b'%';
+    let in_stretch = |b: u8| is_run_byte(b) || b == b'%';
     let mut next_percent = 0;
     let mut percent_stretch = 0;
     while i < n {
@@ -223,12 +262,22 @@ fn candidate_runs_with(bytes: &[u8], may_skip: bool) -> Vec<(Range<usize>, Encod
                 next_percent = memchr::memchr(b'%', &bytes[i..]).map_or(n, |p| i + p);
                 // Where the stretch of run bytes holding it starts (not before `i`).
                 percent_stretch = next_percent;
-                while percent_stretch > i && is_run_byte(bytes[percent_stretch - 1]) {
+                while percent_stretch > i && in_stretch(bytes[percent_stretch - 1]) {
                     percent_stretch -= 1;
                 }
             }
             // `bytes[percent_stretch - 1]` is no run byte, so a long run before it ends there.
-            match next_long_run(&bytes[..percent_stretch], i, SHORTEST) {
+            let long_run = match known {
+                Known::FirstLongRun(None) => None,
+                // No long run starts before `first`, and it is a whole run: in the slice when
+                // it fits (a run ends before `percent_stretch`, whose byte before is no run
+                // byte, or past it).
+                Known::FirstLongRun(Some(first)) if i <= first => {
+                    (first + SHORTEST_RUN <= percent_stretch).then_some(first)
+                }
+                _ => next_long_run(&bytes[..percent_stretch], i, SHORTEST_RUN),
+            };
+            match long_run {
                 Some(start) => i = start,
                 None if percent_stretch >= n => break,
                 None => i = i.max(percent_stretch),
@@ -448,9 +497,46 @@ mod tests {
         ) {
             let text = parts.concat();
             proptest::prop_assert_eq!(
-                candidate_runs_with(text.as_bytes(), true),
-                candidate_runs_with(text.as_bytes(), false)
+                candidate_runs_with(text.as_bytes(), true, Known::Nothing),
+                candidate_runs_with(text.as_bytes(), false, Known::Nothing)
             );
+        }
+    }
+
+    /// Where the first run of at least [`SHORTEST_RUN`] encoding bytes starts, a byte at a time.
+    fn first_long_run_by_bytes(bytes: &[u8]) -> Option<usize> {
+        let mut start = 0;
+        for (i, &b) in bytes.iter().enumerate() {
+            if !is_run_byte(b) {
+                start = i + 1;
+            } else if i + 1 - start >= SHORTEST_RUN {
+                return Some(start);
+            }
+        }
+        None
+    }
+
+    proptest::proptest! {
+        /// The long-run search agrees with a byte-at-a-time one, and knowing its answer leaves
+        /// the decoded runs unchanged.
+        #[test]
+        fn known_long_run_changes_nothing(
+            parts in proptest::collection::vec(
+                proptest::prop_oneof![
+                    "[a-f0-9]{1,40}", "[A-Za-z0-9+/_-]{1,30}", "={1,3}", "[ .,:\n]{1,3}",
+                    "%[0-9A-F]{2}", "[é\u{a0}ü]{1,2}",
+                    proptest::strategy::Strategy::prop_map("[A-Za-z .]{8,30}", |s: String| b64(&s)),
+                    proptest::strategy::Strategy::prop_map("[A-Za-z]{8,16}", |s: String| {
+                        s.bytes().map(|b| format!("%{b:02X}")).collect::<String>()
+                    }),
+                ],
+                0..12,
+            )
+        ) {
+            let text = parts.concat();
+            let first = first_long_run(text.as_bytes());
+            proptest::prop_assert_eq!(first, first_long_run_by_bytes(text.as_bytes()));
+            proptest::prop_assert_eq!(decode_runs_known(&text, first), decode_runs(&text));
         }
     }
 

@@ -11,6 +11,7 @@ mod builtin;
 mod filters;
 mod prefilter;
 pub(crate) mod schema;
+mod token_run;
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -312,6 +313,11 @@ fn compile_rule(
                         anchor::found_at_probes(&k.to_ascii_lowercase().into_bytes(), false)
                     })
             });
+            // Without an anchor the regex searches every text; when each match holds a long run
+            // of encoding bytes, texts without one are skipped (see `token_run`).
+            let long_run = anchor.is_none()
+                && parse_hir(p)
+                    .is_some_and(|h| token_run::required_run(&h) >= crate::decode::SHORTEST_RUN);
             let mut first = [u64::MAX; 4];
             if let Some(bytes) = anchor.as_ref().and_then(|a| a.first_bytes.as_ref()) {
                 first = [0; 4];
@@ -325,6 +331,7 @@ fn compile_rule(
                 first,
                 secret: p.contains("(?P<secret>") || p.contains("(?<secret>"),
                 anchor,
+                long_run,
                 compiled: OnceLock::new(),
                 anchored: OnceLock::new(),
                 groups: OnceLock::new(),
@@ -381,6 +388,9 @@ struct Pattern {
     /// Literals that every match carries near its start, when the pattern has a few: the
     /// engine then confirms the pattern only where one occurs.
     anchor: Option<Anchor>,
+    /// Every match holds a run of at least [`crate::decode::SHORTEST_RUN`] encoding bytes, so
+    /// a text without one cannot match (used for patterns without an anchor).
+    long_run: bool,
     /// The regex, for spans, capture groups and whole-text searches. `None` inside when
     /// compiling failed (only possible for a lazily compiled embedded rule; the test suite
     /// compiles them all).
@@ -746,13 +756,26 @@ impl RuleSet {
         keep: &dyn Fn(&CompiledRule) -> bool,
         out: &mut Vec<Finding>,
     ) {
+        self.scan_knowing(view, ctx, keep, None, out);
+    }
+
+    /// [`RuleSet::scan`], told whether the view holds a run of at least
+    /// [`crate::decode::SHORTEST_RUN`] encoding bytes (`None`: work it out if needed).
+    pub(crate) fn scan_knowing(
+        &self,
+        view: &Normalized<'_>,
+        ctx: Option<&Context>,
+        keep: &dyn Fn(&CompiledRule) -> bool,
+        long_run: Option<bool>,
+        out: &mut Vec<Finding>,
+    ) {
         let mut scratch = self
             .scratch
             .lock()
             .ok()
             .and_then(|mut pool| pool.pop())
             .unwrap_or_default();
-        self.scan_with(&mut scratch, view, ctx, keep, out);
+        self.scan_with(&mut scratch, view, ctx, keep, long_run, out);
         if let Ok(mut pool) = self.scratch.lock() {
             pool.push(scratch);
         }
@@ -764,6 +787,7 @@ impl RuleSet {
         view: &Normalized<'_>,
         ctx: Option<&Context>,
         keep: &dyn Fn(&CompiledRule) -> bool,
+        mut has_long_run: Option<bool>,
         out: &mut Vec<Finding>,
     ) {
         let Scratch {
@@ -853,10 +877,17 @@ impl RuleSet {
             offsets[i].clear();
         }
         // Rules without an anchor search the view themselves (an anchored rule whose anchor
-        // never occurs cannot match).
+        // never occurs cannot match), unless they need a long run the view does not have.
         for &i in self.always_unanchored.iter().chain(keyed.iter()) {
             let rule = &self.rules[i as usize];
             if !rule.has_anchor() && keep(rule) {
+                let needs_long_run = rule.pattern.as_ref().is_some_and(|p| p.long_run);
+                if needs_long_run
+                    && !*has_long_run
+                        .get_or_insert_with(|| crate::decode::first_long_run(hay).is_some())
+                {
+                    continue;
+                }
                 run_rule(rule, view, ctx, out);
             }
         }
@@ -1243,6 +1274,33 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// No embedded pattern searches every text: those without an anchor literal are long runs
+    /// of token bytes, which clean prose does not have.
+    #[test]
+    fn unanchored_embedded_patterns_need_a_long_run() {
+        let limits = PatternLimits::default();
+        let set = RuleSet::new(builtin_rules(&limits).unwrap()).unwrap();
+        let unanchored: Vec<&CompiledRule> = set
+            .always_unanchored
+            .iter()
+            .map(|&i| &set.rules[i as usize])
+            .filter(|r| r.pattern.is_some())
+            .collect();
+        assert!(
+            unanchored.len() >= 3,
+            "the embedded set has unanchored patterns"
+        );
+        for r in unanchored {
+            assert!(
+                r.pattern.as_ref().is_some_and(|p| p.long_run),
+                "{} searches every text",
+                r.info.id
+            );
+        }
+        let prose = include_str!("../benches/fixtures/prose_varied.txt");
+        assert_eq!(crate::decode::first_long_run(prose.as_bytes()), None);
     }
 
     /// The one-pass engine (prefilter, anchored confirmation at literal occurrences) gives

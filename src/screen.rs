@@ -10,7 +10,7 @@ mod report;
 use std::path::Path;
 use std::sync::{Arc, LazyLock};
 
-use crate::decode::decode_runs;
+use crate::decode::{decode_runs_known, first_long_run};
 use crate::detect::hidden_text_findings;
 use crate::error::{Error, Result};
 use crate::finding::{Finding, Kind, Severity};
@@ -111,22 +111,34 @@ impl Screener {
     pub fn screen(&self, ctx: &Context, draft: &str) -> Result<Report> {
         let (draft, truncated) = self.inner.limit.apply(draft, Severity::Block)?;
         let view = Normalized::new(draft);
+        // Rules made of long token runs and the decoding of encoded runs both need it; support
+        // prose has none.
+        let long_run = first_long_run(view.as_str().as_bytes());
         let mut findings = Vec::new();
-        self.inner
-            .rules
-            .scan(&view, Some(ctx), &|_| true, &mut findings);
+        self.inner.rules.scan_knowing(
+            &view,
+            Some(ctx),
+            &|_| true,
+            Some(long_run.is_some()),
+            &mut findings,
+        );
         if !draft.is_ascii() {
             findings.extend(hidden_text_findings(draft).into_iter().map(|h| h.finding));
         }
-        self.scan_decoded(&view, &mut findings);
+        self.scan_decoded(&view, long_run, &mut findings);
         findings.extend(truncated);
         Ok(Report::new(tidy(findings)))
     }
 
     /// Runs the credential rules over base64, hex and percent-encoded runs (bounded; see
     /// [`decode_runs`](crate::decode_runs)). A finding covers the whole encoded run.
-    fn scan_decoded(&self, view: &Normalized<'_>, findings: &mut Vec<Finding>) {
-        for run in decode_runs(view.as_str()) {
+    fn scan_decoded(
+        &self,
+        view: &Normalized<'_>,
+        long_run: Option<usize>,
+        findings: &mut Vec<Finding>,
+    ) {
+        for run in decode_runs_known(view.as_str(), long_run) {
             let inner = Normalized::new(run.decoded());
             let mut found = Vec::new();
             self.inner.rules.scan(
