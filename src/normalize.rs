@@ -368,21 +368,20 @@ fn ascii_is_view(bytes: &[u8], fold: bool) -> bool {
     if fold {
         return !bytes.iter().any(u8::is_ascii_uppercase) && ascii_is_view(bytes, false);
     }
-    // Eight bytes at a time: a mask of the space and newline bytes, and of the bytes that are
-    // never in a view; a whitespace byte next to another shows as overlapping masks.
-    let mut chunks = bytes.chunks_exact(8);
-    let mut carry = 0u64; // the last byte of the previous chunk was a space or newline
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let (ws, bad) = space_masks(u64::from_le_bytes(word));
-        if bad != 0 || (ws & ((ws << 8) | carry)) != 0 {
+    // Thirty-two bytes at a time by the vectorised test (each byte with the one after it: a
+    // pair split between blocks is the last of the first block), then the rest one by one.
+    let mut p = 0;
+    while p + BLOCK < bytes.len() {
+        let Ok(block) = <&[u8; BLOCK + 1]>::try_from(&bytes[p..=p + BLOCK]) else {
+            break;
+        };
+        if block_has_irregular(block) {
             return false;
         }
-        carry = ws >> 56;
+        p += BLOCK;
     }
-    let mut prev_ws = carry != 0;
-    for &b in chunks.remainder() {
+    let mut prev_ws = p > 0 && matches!(bytes[p - 1], b' ' | b'\n');
+    for &b in &bytes[p..] {
         match b {
             b' ' | b'\n' => {
                 if prev_ws {
@@ -790,6 +789,30 @@ mod tests {
                 next_irregular_space(&bytes, from, end),
                 irregular_by_bytes(&bytes, from, end)
             );
+        }
+
+        /// ASCII text is its own view exactly when it has no tab, CR, VT or FF and no space or
+        /// newline next to another, whatever the length (blocks and the tail).
+        #[test]
+        fn ascii_is_view_matches_bytes(
+            words in proptest::collection::vec(("[a-zA-Z0-9.,!?'-]{1,9}", proptest::bool::ANY), 0..25),
+            plant in proptest::option::of((0usize..300, proptest::sample::select(
+                vec![b' ', b'\n', b'\t', b'\r', 0x0Bu8, 0x0Cu8]
+            ))),
+        ) {
+            let mut bytes = Vec::new();
+            for (w, newline) in &words {
+                bytes.extend_from_slice(w.as_bytes());
+                bytes.push(if *newline { b'\n' } else { b' ' });
+            }
+            if let Some((at, b)) = plant {
+                let at = at.min(bytes.len());
+                bytes.insert(at, b);
+            }
+            let ws = |b: u8| b == b' ' || b == b'\n';
+            let want = !bytes.iter().any(|b| matches!(b, b'\t' | b'\r' | 0x0B | 0x0C))
+                && !bytes.windows(2).any(|w| ws(w[0]) && ws(w[1]));
+            proptest::prop_assert_eq!(ascii_is_view(&bytes, false), want, "{:?}", bytes);
         }
 
         /// The shortcut masks equal the byte-by-byte classification on any ASCII word.
