@@ -425,6 +425,8 @@ impl Table {
 /// Bytes of text staged at a time by the word-start pass (a multiple of eight; its two offset
 /// arrays, 4 KiB each, stay in L1).
 const STAGE: usize = 1024;
+// Offsets within a block are masked with `STAGE - 1` (see `word_start_pass`).
+const _: () = assert!(STAGE.is_power_of_two());
 
 /// Appends the offsets of `mask`'s set high bits (each `base` plus its byte) to `out[n..]` and
 /// returns the new length. Four are written whatever the count, since eight bytes of prose
@@ -560,9 +562,23 @@ impl LiteralFilter {
         }
         let (probed, kept) = stage.split_at_mut(STAGE + 8);
         let mut flags = [0u8; STAGE + 8];
+        // The block and the eight bytes after it, zeros past the end of the text: the keys of
+        // its offsets are read from here without a test for the end.
+        let mut window = [0u8; STAGE + 8];
         let mut block = 0;
         while block < hay.len() {
             let end = (block + STAGE).min(hay.len());
+            let have = (hay.len() - block).min(STAGE + 8);
+            window[..have].copy_from_slice(&hay[block..block + have]);
+            window[have..].fill(0);
+            // Offsets in the block are below `STAGE`, a power of two: the mask changes none,
+            // and shows the compiler the eight bytes are in the window.
+            let key = |at: u32| {
+                let at = at as usize & (STAGE - 1);
+                let mut word = [0u8; 8];
+                word.copy_from_slice(&window[at..at + 8]);
+                u64::from_le_bytes(word)
+            };
             probe_flags(hay, block, end, &mut flags);
             let mut n = 0;
             for (k, chunk) in flags[..(end - block).div_ceil(8) * 8]
@@ -576,20 +592,21 @@ impl LiteralFilter {
             let mut g = 0;
             for &at in &probed[..n] {
                 kept[g] = at;
-                g += usize::from(table.gate(key_at(hay, block + at as usize)));
+                g += usize::from(table.gate(key(at)));
             }
             let mut c = 0;
             for k in 0..g {
                 let at = kept[k];
-                let (long, short) = table.lengths(key_at(hay, block + at as usize));
+                let (long, short) = table.lengths(key(at));
                 // Flags in the low bits, so one array holds offset and flags.
                 kept[c] = at << 2 | u32::from(long) << 1 | u32::from(short);
                 c += usize::from(long | short);
             }
             for &entry in &kept[..c] {
-                let at = block + (entry >> 2) as usize;
                 let (long, short) = (entry & 2 != 0, entry & 1 != 0);
-                table.candidate(&self.literals, hay, at, key_at(hay, at), long, short, hit);
+                let k = key(entry >> 2);
+                let at = block + (entry >> 2) as usize;
+                table.candidate(&self.literals, hay, at, k, long, short, hit);
             }
             block = end;
         }
@@ -831,6 +848,35 @@ mod tests {
             proptest::prop_assert_eq!(
                 filtered_flagged(&literals, &text),
                 brute_flagged(&literals, &text)
+            );
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        /// Texts of several blocks, with literals planted across the block boundaries and at
+        /// the very end: the same hits as brute force.
+        #[test]
+        fn literals_across_block_boundaries(
+            filler in "[a-z]{1,7}( [a-z]{1,7}){0,3}[.,]? ",
+            len in 2050usize..3200,
+            plants in proptest::collection::vec((0usize..4, 0usize..12, 0usize..6), 1..8),
+        ) {
+            let literals = [("your ac", true), ("acc", true), ("no ", true), (".a", true),
+                ("=", true), ("aaa", true), ("z9", true), ("token", false), ("k", true),
+                ("-x", true)];
+            let mut text = filler.repeat(len / filler.len() + 1);
+            text.truncate(len);
+            for (at, back, which) in plants {
+                let lit = literals[which].0;
+                let boundary = [1024, 2048, 3072, text.len()][at];
+                let start = boundary.saturating_sub(back).min(text.len());
+                text.replace_range(start..(start + lit.len()).min(text.len()), lit);
+            }
+            let text = text.as_str();
+            proptest::prop_assert_eq!(
+                filtered_flagged(&literals, text),
+                brute_flagged(&literals, text)
             );
         }
     }
