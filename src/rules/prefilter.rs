@@ -547,8 +547,8 @@ impl LiteralFilter {
 
     /// Three stages per block of text, each a loop without a branch per offset, so varied
     /// text does not cost a mispredicted branch at every other word: the probe offsets are
-    /// written out eight bytes at a time, those passing the gate kept, then those passing an
-    /// exact-length bitmap; only those reach [`Table::candidate`], in order.
+    /// marked ([`probe_flags`]) and written out, those passing the gate kept, then those
+    /// passing an exact-length bitmap; only those reach [`Table::candidate`], in order.
     fn word_start_pass(
         &self,
         hay: &[u8],
@@ -838,7 +838,7 @@ mod tests {
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
-        /// Word starts and punctuation found eight bytes at a time agree with brute force on
+        /// Word starts and punctuation found by the staged pass agree with brute force on
         /// arbitrary bytes of the classes that matter, at every alignment.
         #[test]
         fn word_start_pass_matches_brute_force(text in "[aZ9_ \n.\u{e9}\u{27e6}-]{0,40}") {
