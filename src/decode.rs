@@ -127,10 +127,7 @@ impl DecodedRun {
 /// assert!(palisade::decode_runs("commit 3f786850e387550fdab836ed7e6dc881de23001b").is_empty());
 /// ```
 pub fn decode_runs(text: &str) -> Vec<DecodedRun> {
-    let mut out = Vec::new();
-    let mut budget = MAX_DECODED_TOTAL;
-    collect(text, None, 1, Known::Nothing, &mut budget, &mut out);
-    out
+    decode_knowing(text, Known::Nothing)
 }
 
 /// [`decode_runs`], told where the text's first long run of encoding bytes starts
@@ -138,12 +135,16 @@ pub fn decode_runs(text: &str) -> Vec<DecodedRun> {
 /// percent-encoded one holds such a run, so a text with none is only looked at around its `%`
 /// signs, and one without `%` either not at all.
 pub(crate) fn decode_runs_known(text: &str, first_long_run: Option<usize>) -> Vec<DecodedRun> {
-    let mut out = Vec::new();
-    if first_long_run.is_some() || memchr::memchr(b'%', text.as_bytes()).is_some() {
-        let mut budget = MAX_DECODED_TOTAL;
-        let known = Known::FirstLongRun(first_long_run);
-        collect(text, None, 1, known, &mut budget, &mut out);
+    if first_long_run.is_none() && memchr::memchr(b'%', text.as_bytes()).is_none() {
+        return Vec::new();
     }
+    decode_knowing(text, Known::FirstLongRun(first_long_run))
+}
+
+fn decode_knowing(text: &str, known: Known) -> Vec<DecodedRun> {
+    let mut out = Vec::new();
+    let mut budget = MAX_DECODED_TOTAL;
+    collect(text, None, 1, known, &mut budget, &mut out);
     out
 }
 
@@ -483,19 +484,34 @@ fn printable_text(bytes: Vec<u8>) -> Option<String> {
 mod tests {
     use super::*;
 
+    /// Texts mixing hex, base64 and URL-safe base64 runs, padding, punctuation, `%` escapes,
+    /// non-ASCII letters, and whole base64- and percent-encoded words that decode.
+    fn encoded_text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::strategy::Strategy as _;
+        proptest::collection::vec(
+            proptest::prop_oneof![
+                "[a-f0-9]{1,40}",
+                "[A-Za-z0-9+/]{1,40}",
+                "[A-Za-z0-9_-]{1,40}",
+                "={1,3}",
+                "[ .,:\n]{1,3}",
+                "%[0-9A-F]{2}",
+                "%",
+                "[.~]",
+                "[é\u{a0}ü]{1,2}",
+                "[A-Za-z .]{8,30}".prop_map(|s| b64(&s)),
+                "[A-Za-z]{8,16}"
+                    .prop_map(|s| { s.bytes().map(|b| format!("%{b:02X}")).collect::<String>() }),
+            ],
+            0..12,
+        )
+        .prop_map(|parts| parts.concat())
+    }
+
     proptest::proptest! {
         /// Stepping over short runs finds exactly the runs the byte-by-byte scan finds.
         #[test]
-        fn skipping_finds_the_same_runs(
-            parts in proptest::collection::vec(
-                proptest::prop_oneof![
-                    "[a-f0-9]{1,40}", "[A-Za-z0-9+/]{1,40}", "[A-Za-z0-9_-]{1,40}", "={1,3}",
-                    "[ .,:\n]{1,3}", "%[0-9A-F]{2}", "%", "[.~]", "[é\u{a0}ü]{1,2}",
-                ],
-                0..12,
-            )
-        ) {
-            let text = parts.concat();
+        fn skipping_finds_the_same_runs(text in encoded_text()) {
             proptest::prop_assert_eq!(
                 candidate_runs_with(text.as_bytes(), true, Known::Nothing),
                 candidate_runs_with(text.as_bytes(), false, Known::Nothing)
@@ -520,20 +536,7 @@ mod tests {
         /// The long-run search agrees with a byte-at-a-time one, and knowing its answer leaves
         /// the decoded runs unchanged.
         #[test]
-        fn known_long_run_changes_nothing(
-            parts in proptest::collection::vec(
-                proptest::prop_oneof![
-                    "[a-f0-9]{1,40}", "[A-Za-z0-9+/_-]{1,30}", "={1,3}", "[ .,:\n]{1,3}",
-                    "%[0-9A-F]{2}", "[é\u{a0}ü]{1,2}",
-                    proptest::strategy::Strategy::prop_map("[A-Za-z .]{8,30}", |s: String| b64(&s)),
-                    proptest::strategy::Strategy::prop_map("[A-Za-z]{8,16}", |s: String| {
-                        s.bytes().map(|b| format!("%{b:02X}")).collect::<String>()
-                    }),
-                ],
-                0..12,
-            )
-        ) {
-            let text = parts.concat();
+        fn known_long_run_changes_nothing(text in encoded_text()) {
             let first = first_long_run(text.as_bytes());
             proptest::prop_assert_eq!(first, first_long_run_by_bytes(text.as_bytes()));
             proptest::prop_assert_eq!(decode_runs_known(&text, first), decode_runs(&text));

@@ -294,12 +294,16 @@ fn compile_rule(
                 )));
             }
             // Embedded patterns were analysed by build.rs; others are parsed here.
-            let (anchor, parses) = match precomputed_anchor(p) {
-                Some(anchor) => (anchor, true),
-                None => match parse_hir(p) {
-                    Some(hir) => (literal_anchor(&hir), true),
-                    None => (None, false),
-                },
+            let precomputed = precomputed_anchor(p);
+            let hir = if precomputed.is_none() {
+                parse_hir(p)
+            } else {
+                None
+            };
+            let parses = precomputed.is_some() || hir.is_some();
+            let anchor = match precomputed {
+                Some(anchor) => anchor,
+                None => hir.as_ref().and_then(literal_anchor),
             };
             // An anchor the prefilter must test at every byte costs every text a pass; keywords
             // it finds at word starts and punctuation gate the rule as well, at no such cost
@@ -316,7 +320,8 @@ fn compile_rule(
             // Without an anchor the regex searches every text; when each match holds a long run
             // of encoding bytes, texts without one are skipped (see `token_run`).
             let long_run = anchor.is_none()
-                && parse_hir(p)
+                && hir
+                    .or_else(|| parse_hir(p))
                     .is_some_and(|h| token_run::required_run(&h) >= crate::decode::SHORTEST_RUN);
             let mut first = [u64::MAX; 4];
             if let Some(bytes) = anchor.as_ref().and_then(|a| a.first_bytes.as_ref()) {

@@ -51,20 +51,14 @@ fn lowercase8(word: u64) -> u64 {
     word | (upper >> 2)
 }
 
-/// Whether `c` is an ASCII letter or digit, without a branch.
-#[inline(always)]
-fn is_alnum(c: u8) -> bool {
-    ((c | 0x20).wrapping_sub(b'a') < 26) | (c.wrapping_sub(b'0') < 10)
-}
-
 /// 0x80 where a literal of the word-start table may begin at `c` (after `prev`), else 0: a
 /// letter or digit after a byte that is not one, or any other byte but whitespace, control
 /// bytes and UTF-8 continuation bytes (10xxxxxx).
 #[inline(always)]
 fn probe_flag(c: u8, prev: u8) -> u8 {
-    let alnum = is_alnum(c);
+    let alnum = c.is_ascii_alphanumeric();
     let other = (c > b' ') & (c.wrapping_sub(0x80) >= 0x40);
-    u8::from((alnum & !is_alnum(prev)) | (!alnum & other)) << 7
+    u8::from((alnum & !prev.is_ascii_alphanumeric()) | (!alnum & other)) << 7
 }
 
 /// Byte lanes side by side: one SSE2 register.
