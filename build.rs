@@ -1,11 +1,18 @@
-//! Computes the anchor literals of the embedded rules' patterns ahead of time (see
-//! `src/rules/anchor.rs`), so a process does not parse some two hundred patterns at start-up.
-//! Patterns whose anchors are not in the table (a user's files, an edited copy of an embedded
-//! file) are analysed at load time by the same code.
+//! Does two pieces of start-up work for the embedded rules ahead of time:
+//!
+//! - the anchor literals of their patterns (see `src/rules/anchor.rs`), so a process does not
+//!   parse some two hundred patterns at start-up. Patterns whose anchors are not in the table
+//!   (a user's files) are analysed at load time by the same code;
+//! - the rule tables of each embedded file as static data (`builtin_specs.rs`), so a process
+//!   does not parse 250 KB of TOML (61% of the CLI's start-up instructions). A file this script
+//!   cannot take apart exactly as the library's serde types would (an unknown key, a value of
+//!   an unexpected type) gets no table and is parsed at run time, which reports the problem.
 
 #[allow(dead_code)]
 #[path = "src/rules/anchor.rs"]
 mod anchor;
+#[path = "src/rules/spec_rows.rs"]
+mod spec_rows;
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -13,6 +20,7 @@ use std::path::Path;
 fn main() {
     println!("cargo:rerun-if-changed=rules");
     println!("cargo:rerun-if-changed=src/rules/anchor.rs");
+    println!("cargo:rerun-if-changed=src/rules/spec_rows.rs");
     let mut entries: Vec<(String, Option<anchor::Anchor>)> = Vec::new();
     let mut files: Vec<_> = std::fs::read_dir("rules")
         .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
@@ -70,9 +78,48 @@ fn main() {
         out.push_str("),\n");
     }
     out.push_str("];\n");
-    let dest = Path::new(&std::env::var("OUT_DIR").unwrap_or_else(|_| ".".to_owned()))
-        .join("builtin_anchors.rs");
-    if let Err(e) = std::fs::write(&dest, out) {
+    write_out("builtin_anchors.rs", &out);
+    write_out("builtin_specs.rs", &builtin_specs());
+}
+
+fn write_out(name: &str, contents: &str) {
+    let dest = Path::new(&std::env::var("OUT_DIR").unwrap_or_else(|_| ".".to_owned())).join(name);
+    if let Err(e) = std::fs::write(&dest, contents) {
         panic!("writing {}: {e}", dest.display());
     }
+}
+
+/// `BUILTIN_SPECS`: `(file name, rows)` of every file in `rules/`, sorted by name; rows `None`
+/// when the file is left to the run-time parser.
+fn builtin_specs() -> String {
+    let mut files: Vec<_> = std::fs::read_dir("rules")
+        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.sort();
+    let mut out = String::from(
+        "/// `(file, rows)` of every embedded rule file (rows `None`: parse the TOML).\n\
+         pub(crate) static BUILTIN_SPECS: &[(&str, Option<&[SpecRow]>)] = &[\n",
+    );
+    for path in files {
+        if path.extension().is_none_or(|e| e != "toml") {
+            continue;
+        }
+        let name = format!(
+            "rules/{}",
+            path.file_name().unwrap_or_default().to_string_lossy()
+        );
+        let rows = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|source| spec_rows::file_rows(&source));
+        match rows {
+            Some(rows) => {
+                let _ = writeln!(out, "    ({name:?}, Some(&[\n{rows}    ])),");
+            }
+            None => {
+                let _ = writeln!(out, "    ({name:?}, None),");
+            }
+        }
+    }
+    out.push_str("];\n");
+    out
 }

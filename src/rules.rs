@@ -11,6 +11,8 @@ mod builtin;
 mod filters;
 mod prefilter;
 pub(crate) mod schema;
+#[cfg(test)]
+mod spec_rows;
 mod token_run;
 
 use std::collections::HashMap;
@@ -178,6 +180,14 @@ fn load_file_with(
     limits: &PatternLimits,
     eager: bool,
 ) -> Result<Vec<CompiledRule>> {
+    parse_file(file, source)?
+        .into_iter()
+        .map(|(line, spec)| compile_rule(file, line, spec, limits, eager))
+        .collect()
+}
+
+/// The `[[rule]]` tables of a rule file, each with the line it starts on.
+fn parse_file(file: &str, source: &str) -> Result<Vec<(usize, RuleSpec)>> {
     let spec: RuleFileSpec = toml::from_str(source).map_err(|e| {
         let (line, column) = e.span().map_or((1, 1), |s| line_col(source, s.start));
         Error::RuleFileSyntax {
@@ -194,13 +204,7 @@ fn load_file_with(
         let start = spanned.span().start.clamp(counted_to, source.len());
         line += memchr::memchr_iter(b'\n', &source.as_bytes()[counted_to..start]).count();
         counted_to = start;
-        out.push(compile_rule(
-            file,
-            line,
-            spanned.into_inner(),
-            limits,
-            eager,
-        )?);
+        out.push((line, spanned.into_inner()));
     }
     Ok(out)
 }
@@ -1225,7 +1229,15 @@ pub(crate) fn check_examples<'a>(
 pub(crate) fn builtin_rules(limits: &PatternLimits) -> Result<Vec<CompiledRule>> {
     let mut all = Vec::new();
     for (file, source) in BUILTIN_RULE_FILES {
-        all.extend(load_file_with(file, source, limits, false)?);
+        // The tables build.rs wrote out; the TOML only if it left the file to the parser.
+        match builtin::builtin_specs(file) {
+            Some(specs) => {
+                for (line, spec) in specs {
+                    all.push(compile_rule(file, line, spec, limits, false)?);
+                }
+            }
+            None => all.extend(load_file_with(file, source, limits, false)?),
+        }
     }
     Ok(all)
 }
@@ -1233,6 +1245,22 @@ pub(crate) fn builtin_rules(limits: &PatternLimits) -> Result<Vec<CompiledRule>>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The rule tables build.rs writes out for each embedded file are what parsing its TOML
+    /// gives, lines included; and no embedded file is left to the parser at start-up.
+    #[test]
+    fn precomputed_specs_match_the_toml() {
+        for (file, source) in BUILTIN_RULE_FILES {
+            let parsed = parse_file(file, source).unwrap();
+            let written = builtin::builtin_specs(file)
+                .unwrap_or_else(|| panic!("build.rs left {file} to the run-time parser"));
+            assert_eq!(written.len(), parsed.len(), "{file}");
+            for ((wl, w), (pl, p)) in written.iter().zip(&parsed) {
+                assert_eq!(wl, pl, "{file}: {}", p.id);
+                assert_eq!(format!("{w:?}"), format!("{p:?}"), "{file}: {}", p.id);
+            }
+        }
+    }
 
     /// The table build.rs writes holds what the library computes for each embedded pattern.
     #[test]

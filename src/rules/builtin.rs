@@ -1,6 +1,15 @@
 //! The rule files shipped inside the library, one `include_str!` per file.
 //!
 //! A test checks that this list matches the `rules/` folder, so a new file cannot go unshipped.
+//!
+//! `build.rs` also writes each file's rule tables out as static data ([`SpecRow`]), which the
+//! library reads instead of parsing the TOML at start-up; a test checks that the two agree.
+
+use serde::Deserialize;
+use serde::de::IntoDeserializer;
+use serde::de::value::Error as ValueError;
+
+use super::schema::{ExampleSpec, RuleSpec};
 
 /// `(file name, contents)` of every embedded rule file.
 pub(crate) const BUILTIN_RULE_FILES: &[(&str, &str)] = &[
@@ -14,6 +23,95 @@ pub(crate) const BUILTIN_RULE_FILES: &[(&str, &str)] = &[
         include_str!("../../rules/credentials.toml"),
     ),
 ];
+
+/// One `[[rule]]` table of an embedded file, as `build.rs` wrote it out: the fields of
+/// [`RuleSpec`] as written (enum values by their names in the file), and the line the table
+/// starts on.
+pub(crate) struct SpecRow {
+    pub(crate) line: usize,
+    id: &'static str,
+    kind: &'static str,
+    severity: &'static str,
+    status: Option<&'static str>,
+    description: &'static str,
+    rationale: &'static str,
+    message: &'static str,
+    keywords: &'static [&'static str],
+    pattern: Option<&'static str>,
+    check: Option<&'static str>,
+    min_entropy: Option<f64>,
+    validate: Option<&'static str>,
+    examples: &'static [ExampleRow],
+    negative_examples: &'static [ExampleRow],
+}
+
+/// An example as written: plain text, or a table of text and optional span.
+enum ExampleRow {
+    Text(&'static str),
+    Table(&'static str, Option<[usize; 2]>),
+}
+
+mod generated {
+    use super::{ExampleRow, SpecRow};
+    include!(concat!(env!("OUT_DIR"), "/builtin_specs.rs"));
+}
+
+/// The rule tables of embedded file `file`, each with its line, without parsing the TOML;
+/// `None` when `build.rs` left the file to the parser (or a name does not read as the serde
+/// types read it), so the caller parses it and reports what is wrong.
+pub(crate) fn builtin_specs(file: &str) -> Option<Vec<(usize, RuleSpec)>> {
+    let (_, rows) = generated::BUILTIN_SPECS.iter().find(|(f, _)| *f == file)?;
+    rows.as_ref()?
+        .iter()
+        .map(|row| Some((row.line, row.to_spec()?)))
+        .collect()
+}
+
+/// An enum value from its name in a rule file, read by the same serde code as the file.
+fn named<T: for<'de> Deserialize<'de>>(name: &'static str) -> Option<T> {
+    T::deserialize(IntoDeserializer::<ValueError>::into_deserializer(name)).ok()
+}
+
+impl SpecRow {
+    fn to_spec(&self) -> Option<RuleSpec> {
+        let examples = |list: &[ExampleRow]| -> Vec<ExampleSpec> {
+            list.iter()
+                .map(|e| match *e {
+                    ExampleRow::Text(t) => ExampleSpec::Text(t.to_owned()),
+                    ExampleRow::Table(t, span) => ExampleSpec::Table {
+                        text: t.to_owned(),
+                        span,
+                    },
+                })
+                .collect()
+        };
+        Some(RuleSpec {
+            id: self.id.to_owned(),
+            kind: named(self.kind)?,
+            severity: named(self.severity)?,
+            status: match self.status {
+                None => Default::default(),
+                Some(s) => named(s)?,
+            },
+            description: self.description.to_owned(),
+            rationale: self.rationale.to_owned(),
+            message: self.message.to_owned(),
+            keywords: self.keywords.iter().map(|k| (*k).to_owned()).collect(),
+            pattern: self.pattern.map(str::to_owned),
+            check: match self.check {
+                None => None,
+                Some(c) => Some(named(c)?),
+            },
+            min_entropy: self.min_entropy,
+            validate: match self.validate {
+                None => None,
+                Some(v) => Some(named(v)?),
+            },
+            examples: examples(self.examples),
+            negative_examples: examples(self.negative_examples),
+        })
+    }
+}
 
 #[cfg(test)]
 mod tests {
