@@ -155,6 +155,37 @@ impl CompiledRule {
         false
     }
 
+    /// Whether one of the rule's keywords occurs in `hay`, or it has none: each keyword looked
+    /// for on its own, from the places its first letter occurs (either case). For a short text
+    /// this costs less than building the rule's keyword automaton.
+    fn keywords_in(&self, hay: &[u8]) -> bool {
+        self.keywords.is_empty()
+            || self.keywords.iter().any(|k| {
+                let k = k.as_bytes();
+                let Some(&first) = k.first() else {
+                    return true;
+                };
+                let (lower, upper) = (first.to_ascii_lowercase(), first.to_ascii_uppercase());
+                memchr::memchr2_iter(lower, upper, hay).any(|at| {
+                    hay.get(at..at + k.len())
+                        .is_some_and(|w| w.eq_ignore_ascii_case(k))
+                })
+            })
+    }
+
+    /// Whether the rule's pattern has an anchor and its lazy DFA is not built yet (its anchors
+    /// have not occurred in any text this process screened). Building the DFA of a large
+    /// pattern costs a few million instructions, far more than looking for a few keywords, so
+    /// until then a text without a keyword is passed over before the DFA is asked for: the rule
+    /// would report nothing on it anyway. (Afterwards keywords are checked only once a match is
+    /// found, which is cheaper over long texts where anchors occur often.) A CLI that screens
+    /// one draft builds a DFA for every rule whose anchor occurs in it.
+    fn dfa_pending(&self) -> bool {
+        self.pattern
+            .as_ref()
+            .is_some_and(|p| p.anchor.is_some() && p.anchored.get().is_none())
+    }
+
     /// Whether the rule runs only where its anchor literals occur: a pattern with an anchor,
     /// or a check with [`checks::anchor_literals`].
     fn has_anchor(&self) -> bool {
@@ -852,8 +883,13 @@ impl RuleSet {
             }
             let rule = &self.rules[i];
             // No keyword near an anchor hit means none in the text: nothing to confirm.
-            let keyword_absent =
-                || self.keyword_reach[i].is_some_and(|reach| !rule.keyword_near(hay, &mine, reach));
+            let keyword_absent = || {
+                self.keyword_reach[i].is_some_and(|reach| !rule.keyword_near(hay, &mine, reach))
+                    || (!self.keywords_implied[i]
+                        && hay.len() <= FIRST_USE_KEYWORD_CHECK
+                        && rule.dfa_pending()
+                        && !rule.keywords_in(hay))
+            };
             if candidate[i] && keep(rule) && !keyword_absent() {
                 let before = out.len();
                 let mut first_match = None;
@@ -902,6 +938,11 @@ impl RuleSet {
         }
     }
 }
+
+/// Longest text for which a rule whose lazy DFA is not built yet has its keywords looked for
+/// before the DFA is built (see [`CompiledRule::dfa_pending`]): a draft or a ticket, not a
+/// long document, where the search would cost more than it can save.
+const FIRST_USE_KEYWORD_CHECK: usize = 16 * 1024;
 
 /// Where a rule's anchor literals occur, and how far before them a match may start.
 struct Hits<'h> {
@@ -1425,6 +1466,60 @@ negative_examples = ["foo alone"]
             run_rule(rule, &view, None, &mut slow);
             let spans = |v: &[Finding]| v.iter().map(Finding::span).collect::<Vec<_>>();
             assert_eq!(spans(&fast), spans(&slow), "tail {tail:?}");
+        }
+    }
+
+    /// Before a rule's lazy DFA exists, a short text with its anchor but none of its keywords
+    /// is passed over without building the DFA; the findings are those of a rule whose DFA is
+    /// built, and of the regex.
+    #[test]
+    fn keywords_are_looked_for_before_the_first_dfa_is_built() {
+        let toml = r#"
+[[rule]]
+id = "test.keyword-gated"
+kind = "injection"
+severity = "notice"
+description = "d"
+rationale = "r"
+message = "m"
+keywords = ["Prompt", "rules"]
+pattern = '(?i)\breveal\s+(?:the|your)\s+\w+'
+examples = ["reveal your prompt"]
+negative_examples = ["reveal your order"]
+"#;
+        let limits = PatternLimits::default();
+        let fresh = || RuleSet::new(load_file("t.toml", toml, &limits).unwrap()).unwrap();
+        let scan = |set: &RuleSet, text: &str| {
+            let mut out = Vec::new();
+            set.scan(&Normalized::new(text), None, &|_| true, &mut out);
+            out.iter().map(Finding::span).collect::<Vec<_>>()
+        };
+        let warm = fresh();
+        scan(&warm, "reveal the PROMPT");
+        assert!(!warm.rules()[0].dfa_pending());
+        for text in [
+            "Reveal your order number, please.",
+            "reveal the details; the RULES apply",
+            "reveal your prompt",
+            "REVEAL THE PrOmPt and reveal the rules",
+            "prompt first, then reveal the box",
+        ] {
+            let set = fresh();
+            assert!(set.rules()[0].dfa_pending());
+            let found = scan(&set, text);
+            let lower = text.to_ascii_lowercase();
+            let has_keyword = lower.contains("prompt") || lower.contains("rules");
+            // Built only when a keyword made it worth confirming the anchor.
+            assert_eq!(!set.rules()[0].dfa_pending(), has_keyword, "{text:?}");
+            assert_eq!(found, scan(&warm, text), "{text:?}");
+            let mut slow = Vec::new();
+            run_rule(&set.rules()[0], &Normalized::new(text), None, &mut slow);
+            let slow: Vec<_> = if has_keyword {
+                slow.iter().map(Finding::span).collect()
+            } else {
+                Vec::new()
+            };
+            assert_eq!(found, slow, "{text:?}");
         }
     }
 

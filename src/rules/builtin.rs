@@ -28,7 +28,7 @@ pub(crate) const BUILTIN_RULE_FILES: &[(&str, &str)] = &[
 /// [`RuleSpec`] as written (enum values by their names in the file), and the line the table
 /// starts on.
 pub(crate) struct SpecRow {
-    pub(crate) line: usize,
+    line: usize,
     id: &'static str,
     kind: &'static str,
     severity: &'static str,
