@@ -17,6 +17,7 @@ mod token_run;
 
 use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use regex::bytes::{Regex, RegexBuilder};
@@ -92,6 +93,9 @@ pub(crate) struct CompiledRule {
     pub(crate) keywords: Vec<String>,
     /// Finds the keywords, built the first time the rule has a match to check.
     keyword_finder: OnceLock<Option<aho_corasick::AhoCorasick>>,
+    /// How many more texts may have their keywords looked for before this rule's lazy DFA is
+    /// built (see [`CompiledRule::dfa_pending`]).
+    keyword_checks_left: AtomicU32,
     pattern: Option<Pattern>,
     pub(crate) check: Option<CheckName>,
     min_entropy: Option<f64>,
@@ -173,17 +177,28 @@ impl CompiledRule {
             })
     }
 
-    /// Whether the rule's pattern has an anchor and its lazy DFA is not built yet (its anchors
-    /// have not occurred in any text this process screened). Building the DFA of a large
-    /// pattern costs a few million instructions, far more than looking for a few keywords, so
-    /// until then a text without a keyword is passed over before the DFA is asked for: the rule
-    /// would report nothing on it anyway. (Afterwards keywords are checked only once a match is
-    /// found, which is cheaper over long texts where anchors occur often.) A CLI that screens
-    /// one draft builds a DFA for every rule whose anchor occurs in it.
+    /// Whether the rule's pattern has an anchor and its lazy DFA is not built yet (no text this
+    /// process screened has had the rule's anchor and a reason to confirm it). Building the DFA
+    /// of a large pattern costs a few million instructions, far more than looking for a few
+    /// keywords in a draft, so until then a short text without a keyword is passed over before
+    /// the DFA is asked for: the rule would report nothing on it anyway. A CLI that screens one
+    /// draft would otherwise build a DFA for every rule whose anchor occurs in it. (Once the DFA
+    /// exists, keywords are checked only after a match, which is cheaper: most anchors are
+    /// turned away within a few bytes.)
     fn dfa_pending(&self) -> bool {
         self.pattern
             .as_ref()
             .is_some_and(|p| p.anchor.is_some() && p.anchored.get().is_none())
+    }
+
+    /// Whether this text may have its keywords looked for before the DFA is built: the first
+    /// [`FIRST_USE_KEYWORD_CHECKS`] texts do. After that the DFA is built whatever the text, so a
+    /// process whose texts often hold the rule's anchor and never a keyword does not pay for the
+    /// search on every text (the DFA then turns the anchors away at a few bytes each).
+    fn take_keyword_check(&self) -> bool {
+        self.keyword_checks_left
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
+            .is_ok()
     }
 
     /// Whether the rule runs only where its anchor literals occur: a pattern with an anchor,
@@ -406,6 +421,7 @@ fn compile_rule(
         message: spec.message.trim().to_owned(),
         keywords: spec.keywords,
         keyword_finder: OnceLock::new(),
+        keyword_checks_left: AtomicU32::new(FIRST_USE_KEYWORD_CHECKS),
         pattern,
         check: spec.check,
         min_entropy: spec.min_entropy,
@@ -888,6 +904,7 @@ impl RuleSet {
                     || (!self.keywords_implied[i]
                         && hay.len() <= FIRST_USE_KEYWORD_CHECK
                         && rule.dfa_pending()
+                        && rule.take_keyword_check()
                         && !rule.keywords_in(hay))
             };
             if candidate[i] && keep(rule) && !keyword_absent() {
@@ -943,6 +960,10 @@ impl RuleSet {
 /// before the DFA is built (see [`CompiledRule::dfa_pending`]): a draft or a ticket, not a
 /// long document, where the search would cost more than it can save.
 const FIRST_USE_KEYWORD_CHECK: usize = 16 * 1024;
+
+/// How many texts per rule may have their keywords looked for before the rule's lazy DFA is
+/// built (see [`CompiledRule::take_keyword_check`]).
+const FIRST_USE_KEYWORD_CHECKS: u32 = 16;
 
 /// Where a rule's anchor literals occur, and how far before them a match may start.
 struct Hits<'h> {
@@ -1521,6 +1542,15 @@ negative_examples = ["reveal your order"]
             };
             assert_eq!(found, slow, "{text:?}");
         }
+        // Only the first texts are looked at this way: a process whose texts keep holding the
+        // anchor without a keyword builds the DFA after that, and finds the same (nothing).
+        let set = fresh();
+        for k in 0..FIRST_USE_KEYWORD_CHECKS {
+            assert!(scan(&set, "reveal your order").is_empty());
+            assert!(set.rules()[0].dfa_pending(), "text {k}");
+        }
+        assert!(scan(&set, "reveal your order").is_empty());
+        assert!(!set.rules()[0].dfa_pending());
     }
 
     /// Every example and negative example of every rule in `set`.
