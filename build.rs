@@ -22,14 +22,7 @@ fn main() {
     println!("cargo:rerun-if-changed=src/rules/anchor.rs");
     println!("cargo:rerun-if-changed=src/rules/spec_rows.rs");
     let mut entries: Vec<(String, Option<anchor::Anchor>)> = Vec::new();
-    let mut files: Vec<_> = std::fs::read_dir("rules")
-        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
-        .unwrap_or_default();
-    files.sort();
-    for path in files {
-        if path.extension().is_none_or(|e| e != "toml") {
-            continue;
-        }
+    for path in rule_files() {
         println!("cargo:rerun-if-changed={}", path.display());
         let Ok(source) = std::fs::read_to_string(&path) else {
             continue;
@@ -82,6 +75,16 @@ fn main() {
     write_out("builtin_specs.rs", &builtin_specs());
 }
 
+/// The `.toml` files in `rules/`, sorted by name.
+fn rule_files() -> Vec<std::path::PathBuf> {
+    let mut files: Vec<_> = std::fs::read_dir("rules")
+        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|e| e == "toml"));
+    files.sort();
+    files
+}
+
 fn write_out(name: &str, contents: &str) {
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap_or_else(|_| ".".to_owned())).join(name);
     if let Err(e) = std::fs::write(&dest, contents) {
@@ -92,18 +95,11 @@ fn write_out(name: &str, contents: &str) {
 /// `BUILTIN_SPECS`: `(file name, rows)` of every file in `rules/`, sorted by name; rows `None`
 /// when the file is left to the run-time parser.
 fn builtin_specs() -> String {
-    let mut files: Vec<_> = std::fs::read_dir("rules")
-        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
-        .unwrap_or_default();
-    files.sort();
     let mut out = String::from(
         "/// `(file, rows)` of every embedded rule file (rows `None`: parse the TOML).\n\
          pub(crate) static BUILTIN_SPECS: &[(&str, Option<&[SpecRow]>)] = &[\n",
     );
-    for path in files {
-        if path.extension().is_none_or(|e| e != "toml") {
-            continue;
-        }
+    for path in rule_files() {
         let name = format!(
             "rules/{}",
             path.file_name().unwrap_or_default().to_string_lossy()

@@ -902,7 +902,7 @@ impl RuleSet {
             let keyword_absent = || {
                 self.keyword_reach[i].is_some_and(|reach| !rule.keyword_near(hay, &mine, reach))
                     || (!self.keywords_implied[i]
-                        && hay.len() <= FIRST_USE_KEYWORD_CHECK
+                        && hay.len() <= FIRST_USE_KEYWORD_CHECK_MAX_LEN
                         && rule.dfa_pending()
                         && rule.take_keyword_check()
                         && !rule.keywords_in(hay))
@@ -959,7 +959,7 @@ impl RuleSet {
 /// Longest text for which a rule whose lazy DFA is not built yet has its keywords looked for
 /// before the DFA is built (see [`CompiledRule::dfa_pending`]): a draft or a ticket, not a
 /// long document, where the search would cost more than it can save.
-const FIRST_USE_KEYWORD_CHECK: usize = 16 * 1024;
+const FIRST_USE_KEYWORD_CHECK_MAX_LEN: usize = 16 * 1024;
 
 /// How many texts per rule may have their keywords looked for before the rule's lazy DFA is
 /// built (see [`CompiledRule::take_keyword_check`]).
