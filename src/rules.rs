@@ -9,6 +9,7 @@
 mod anchor;
 mod builtin;
 mod filters;
+mod hir_code;
 mod prefilter;
 pub(crate) mod schema;
 #[cfg(test)]
@@ -526,24 +527,47 @@ fn compile_pattern(
     })
 }
 
-/// The forward lazy DFA (no capture groups) that anchored confirmation steps through.
+/// The forward lazy DFA (no capture groups) that anchored confirmation steps through. An
+/// embedded pattern's is built from the syntax tree `build.rs` wrote out (see `hir_code.rs`),
+/// without parsing the pattern again.
 fn anchored_dfa(pattern: &str, limits: &PatternLimits) -> Option<DFA> {
+    let nfa_config = regex_automata::nfa::thompson::Config::new()
+        .utf8(false)
+        .which_captures(regex_automata::nfa::thompson::WhichCaptures::None)
+        .nfa_size_limit(Some(limits.compiled_size));
+    let dfa_config = DFA::config().cache_capacity(limits.dfa_size);
+    if let Some(hir) = builtin_tree(pattern) {
+        let nfa = regex_automata::nfa::thompson::Compiler::new()
+            .configure(nfa_config)
+            .build_from_hir(&hir)
+            .ok()?;
+        return DFA::builder()
+            .configure(dfa_config)
+            .build_from_nfa(nfa)
+            .ok();
+    }
     DFA::builder()
-        .configure(DFA::config().cache_capacity(limits.dfa_size))
+        .configure(dfa_config)
         .syntax(
             regex_automata::util::syntax::Config::new()
                 .unicode(false)
                 .utf8(false)
                 .nest_limit(64),
         )
-        .thompson(
-            regex_automata::nfa::thompson::Config::new()
-                .utf8(false)
-                .which_captures(regex_automata::nfa::thompson::WhichCaptures::None)
-                .nfa_size_limit(Some(limits.compiled_size)),
-        )
+        .thompson(nfa_config)
         .build(pattern)
         .ok()
+}
+
+/// The syntax tree of an embedded pattern, as `build.rs` wrote it out; `None` for any other
+/// pattern.
+fn builtin_tree(pattern: &str) -> Option<regex_syntax::hir::Hir> {
+    mod table {
+        include!(concat!(env!("OUT_DIR"), "/builtin_trees.rs"));
+    }
+    let table = table::BUILTIN_TREES;
+    let i = table.binary_search_by(|(p, _)| (*p).cmp(pattern)).ok()?;
+    hir_code::decode(table[i].1)
 }
 
 /// The anchor of an embedded pattern, computed by `build.rs`; `None` if the pattern is not an
@@ -1322,6 +1346,31 @@ mod tests {
                 assert_eq!(format!("{w:?}"), format!("{p:?}"), "{file}: {}", p.id);
             }
         }
+    }
+
+    /// Every embedded pattern's DFA is built from the syntax tree build.rs wrote out: it must
+    /// read back as exactly the tree the parser makes of the pattern with the settings the
+    /// DFA builder parses with, so the DFA is the same either way. Other patterns have none.
+    #[test]
+    fn written_out_trees_equal_the_parsed_ones() {
+        let syntax = regex_automata::util::syntax::Config::new()
+            .unicode(false)
+            .utf8(false)
+            .nest_limit(64);
+        let mut checked = 0;
+        for (file, source) in BUILTIN_RULE_FILES {
+            let table: toml::Table = toml::from_str(source).unwrap();
+            for rule in table["rule"].as_array().unwrap() {
+                let Some(p) = rule.get("pattern").and_then(|p| p.as_str()) else {
+                    continue;
+                };
+                let parsed = regex_automata::util::syntax::parse_with(p, &syntax).unwrap();
+                assert_eq!(builtin_tree(p).as_ref(), Some(&parsed), "{file}: {p}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 150, "{checked}");
+        assert!(builtin_tree(r"\bnot-an-embedded-pattern\b").is_none());
     }
 
     /// The table build.rs writes holds what the library computes for each embedded pattern.
