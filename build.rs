@@ -3,8 +3,8 @@
 //! - the anchor literals of their patterns (see `src/rules/anchor.rs`), so a process does not
 //!   parse some two hundred patterns at start-up. Patterns whose anchors are not in the table
 //!   (a user's files) are analysed at load time by the same code;
-//! - the syntax trees of their patterns (see `src/rules/hir_code.rs`), which a rule's lazy DFA
-//!   is built from without parsing the pattern;
+//! - the NFAs of their patterns (see `src/rules/nfa_code.rs`), which a rule's lazy DFA is built
+//!   from without parsing or compiling the pattern;
 //! - the rule tables of each embedded file as static data (`builtin_specs.rs`), so a process
 //!   does not parse 250 KB of TOML (61% of the CLI's start-up instructions). A file this script
 //!   cannot take apart exactly as the library's serde types would (an unknown key, a value of
@@ -14,8 +14,8 @@
 #[path = "src/rules/anchor.rs"]
 mod anchor;
 #[allow(dead_code)]
-#[path = "src/rules/hir_code.rs"]
-mod hir_code;
+#[path = "src/rules/nfa_code.rs"]
+mod nfa_code;
 #[path = "src/rules/spec_rows.rs"]
 mod spec_rows;
 
@@ -26,9 +26,9 @@ fn main() {
     println!("cargo:rerun-if-changed=rules");
     println!("cargo:rerun-if-changed=src/rules/anchor.rs");
     println!("cargo:rerun-if-changed=src/rules/spec_rows.rs");
-    println!("cargo:rerun-if-changed=src/rules/hir_code.rs");
+    println!("cargo:rerun-if-changed=src/rules/nfa_code.rs");
     let mut entries: Vec<(String, Option<anchor::Anchor>)> = Vec::new();
-    let mut trees: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut nfas: Vec<(String, Vec<u8>)> = Vec::new();
     for path in rule_files() {
         println!("cargo:rerun-if-changed={}", path.display());
         let Ok(source) = std::fs::read_to_string(&path) else {
@@ -47,7 +47,12 @@ fn main() {
                 continue;
             };
             entries.push((pattern.to_owned(), anchor::literal_anchor(&hir)));
-            trees.push((pattern.to_owned(), hir_code::encode(&hir)));
+            // A pattern over the limit gets no NFA here; the library reports it.
+            if let Some(code) = nfa_code::compile(pattern, nfa_code::WRITTEN_SIZE_LIMIT)
+                .and_then(|nfa| nfa_code::encode(&nfa))
+            {
+                nfas.push((pattern.to_owned(), code));
+            }
         }
     }
     entries.sort_by(|a, b| a.0.cmp(&b.0));
@@ -80,18 +85,17 @@ fn main() {
     }
     out.push_str("];\n");
     write_out("builtin_anchors.rs", &out);
-    trees.sort();
-    trees.dedup_by(|a, b| a.0 == b.0);
+    nfas.sort();
+    nfas.dedup_by(|a, b| a.0 == b.0);
     let mut out = String::from(
-        "/// `(pattern, syntax tree)` of every embedded pattern, sorted by pattern (see\n\
-         /// `hir_code.rs`).\n\
-         pub(crate) static BUILTIN_TREES: &[(&str, &[u8])] = &[\n",
+        "/// `(pattern, NFA)` of every embedded pattern, sorted by pattern (see `nfa_code.rs`).\n\
+         pub(crate) static BUILTIN_NFAS: &[(&str, &[u8])] = &[\n",
     );
-    for (pattern, code) in &trees {
+    for (pattern, code) in &nfas {
         let _ = writeln!(out, "    ({pattern:?}, &{code:?}),");
     }
     out.push_str("];\n");
-    write_out("builtin_trees.rs", &out);
+    write_out("builtin_nfas.rs", &out);
     write_out("builtin_specs.rs", &builtin_specs());
 }
 

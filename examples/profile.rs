@@ -15,7 +15,8 @@
 //! default rule; use a small `N` and `WARM=2`), `prose-repeated` (one paragraph repeated to
 //! 1 MiB), `credentials` (the varied prose, credential rules only), `draft-varied` and
 //! `ticket-varied` (a different 1 KiB draft or 2 KiB ticket of varied prose each call, as the
-//! benches' `_varied` entries; the count includes a copy of the text). `WARM` sets the warm-up
+//! benches' `_varied` entries; the count includes a copy of the text), `short-varied` (the
+//! same with 400-byte drafts, a reply within the word limit). `WARM` sets the warm-up
 //! count (default 300); `DISABLE` a comma-separated list of rule ids the screener leaves out.
 
 #![allow(clippy::print_stdout)] // an example's output is its result
@@ -67,6 +68,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let prose = varied_prose::varied_prose(1 << 20);
     let repeated = sized(&fixture("prose.txt")?, 1 << 20);
     let drafts = varied_prose::varied_texts(256, 1024);
+    let short_drafts = varied_prose::varied_texts(256, 400);
     let tickets = varied_prose::varied_texts(256, 2048);
     let turn = std::cell::Cell::new(0usize);
     let next = |texts: &[String]| {
@@ -108,6 +110,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         "prose" | "credentials" => Box::new(|| screen(&prose)),
         "prose-repeated" => Box::new(|| screen(&repeated)),
         "draft-varied" => Box::new(|| screen(&next(&drafts))),
+        "short-varied" => Box::new(|| screen(&next(&short_drafts))),
         "ticket-varied" => Box::new(|| fenced(&next(&tickets))),
         other => return Err(format!("unknown workload {other:?}").into()),
     };

@@ -9,7 +9,7 @@
 mod anchor;
 mod builtin;
 mod filters;
-mod hir_code;
+mod nfa_code;
 mod prefilter;
 pub(crate) mod schema;
 #[cfg(test)]
@@ -528,46 +528,32 @@ fn compile_pattern(
 }
 
 /// The forward lazy DFA (no capture groups) that anchored confirmation steps through. An
-/// embedded pattern's is built from the syntax tree `build.rs` wrote out (see `hir_code.rs`),
-/// without parsing the pattern again.
+/// embedded pattern's is built from the NFA `build.rs` compiled and wrote out (see
+/// `nfa_code.rs`), without parsing or compiling the pattern again.
 fn anchored_dfa(pattern: &str, limits: &PatternLimits) -> Option<DFA> {
-    let nfa_config = regex_automata::nfa::thompson::Config::new()
-        .utf8(false)
-        .which_captures(regex_automata::nfa::thompson::WhichCaptures::None)
-        .nfa_size_limit(Some(limits.compiled_size));
-    let dfa_config = DFA::config().cache_capacity(limits.dfa_size);
-    if let Some(hir) = builtin_tree(pattern) {
-        let nfa = regex_automata::nfa::thompson::Compiler::new()
-            .configure(nfa_config)
-            .build_from_hir(&hir)
-            .ok()?;
-        return DFA::builder()
-            .configure(dfa_config)
-            .build_from_nfa(nfa)
-            .ok();
-    }
+    let written = if limits.compiled_size >= nfa_code::WRITTEN_SIZE_LIMIT {
+        builtin_nfa(pattern)
+    } else {
+        None
+    };
+    let nfa = match written {
+        Some(nfa) => nfa,
+        None => nfa_code::compile(pattern, limits.compiled_size)?,
+    };
     DFA::builder()
-        .configure(dfa_config)
-        .syntax(
-            regex_automata::util::syntax::Config::new()
-                .unicode(false)
-                .utf8(false)
-                .nest_limit(64),
-        )
-        .thompson(nfa_config)
-        .build(pattern)
+        .configure(DFA::config().cache_capacity(limits.dfa_size))
+        .build_from_nfa(nfa)
         .ok()
 }
 
-/// The syntax tree of an embedded pattern, as `build.rs` wrote it out; `None` for any other
-/// pattern.
-fn builtin_tree(pattern: &str) -> Option<regex_syntax::hir::Hir> {
+/// The NFA of an embedded pattern, as `build.rs` wrote it out; `None` for any other pattern.
+fn builtin_nfa(pattern: &str) -> Option<regex_automata::nfa::thompson::NFA> {
     mod table {
-        include!(concat!(env!("OUT_DIR"), "/builtin_trees.rs"));
+        include!(concat!(env!("OUT_DIR"), "/builtin_nfas.rs"));
     }
-    let table = table::BUILTIN_TREES;
+    let table = table::BUILTIN_NFAS;
     let i = table.binary_search_by(|(p, _)| (*p).cmp(pattern)).ok()?;
-    hir_code::decode(table[i].1)
+    nfa_code::decode(table[i].1, Some(nfa_code::WRITTEN_SIZE_LIMIT))
 }
 
 /// The anchor of an embedded pattern, computed by `build.rs`; `None` if the pattern is not an
@@ -1348,15 +1334,16 @@ mod tests {
         }
     }
 
-    /// Every embedded pattern's DFA is built from the syntax tree build.rs wrote out: it must
-    /// read back as exactly the tree the parser makes of the pattern with the settings the
-    /// DFA builder parses with, so the DFA is the same either way. Other patterns have none.
+    /// Every embedded pattern's DFA is built from the NFA build.rs wrote out: it must read back
+    /// as the NFA compiled from the pattern with the settings the DFA builder uses (states,
+    /// starts, byte classes, assertions, size), so the DFA is the same either way. Other
+    /// patterns have none.
     #[test]
-    fn written_out_trees_equal_the_parsed_ones() {
-        let syntax = regex_automata::util::syntax::Config::new()
-            .unicode(false)
-            .utf8(false)
-            .nest_limit(64);
+    fn written_out_nfas_equal_the_compiled_ones() {
+        assert_eq!(
+            PatternLimits::default().compiled_size,
+            nfa_code::WRITTEN_SIZE_LIMIT
+        );
         let mut checked = 0;
         for (file, source) in BUILTIN_RULE_FILES {
             let table: toml::Table = toml::from_str(source).unwrap();
@@ -1364,13 +1351,31 @@ mod tests {
                 let Some(p) = rule.get("pattern").and_then(|p| p.as_str()) else {
                     continue;
                 };
-                let parsed = regex_automata::util::syntax::parse_with(p, &syntax).unwrap();
-                assert_eq!(builtin_tree(p).as_ref(), Some(&parsed), "{file}: {p}");
+                let compiled = nfa_code::compile(p, nfa_code::WRITTEN_SIZE_LIMIT).unwrap();
+                let written = builtin_nfa(p).unwrap_or_else(|| panic!("{file}: no NFA for {p}"));
+                assert_eq!(
+                    format!("{written:?}"),
+                    format!("{compiled:?}"),
+                    "{file}: {p}"
+                );
+                assert_eq!(
+                    format!("{:?}", written.byte_classes()),
+                    format!("{:?}", compiled.byte_classes()),
+                    "{p}"
+                );
+                assert_eq!(written.look_set_any(), compiled.look_set_any(), "{p}");
+                assert_eq!(written.has_empty(), compiled.has_empty(), "{p}");
+                assert_eq!(written.memory_usage(), compiled.memory_usage(), "{p}");
+                assert_eq!(
+                    written.is_always_start_anchored(),
+                    compiled.is_always_start_anchored(),
+                    "{p}"
+                );
                 checked += 1;
             }
         }
         assert!(checked > 150, "{checked}");
-        assert!(builtin_tree(r"\bnot-an-embedded-pattern\b").is_none());
+        assert!(builtin_nfa(r"\bnot-an-embedded-pattern\b").is_none());
     }
 
     /// The table build.rs writes holds what the library computes for each embedded pattern.
