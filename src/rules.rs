@@ -688,17 +688,20 @@ impl RuleSet {
         }
         // A literal with whether it is needed only at word starts (a keyword may occur
         // anywhere; an anchor literal as its anchor says).
-        let mut literal_index: HashMap<(Vec<u8>, bool), usize> = HashMap::new();
+        // One index per word-start flag, keyed by the literal, so a literal seen before is
+        // found without copying it (loading the rules looks up some 1,600).
+        let mut literal_index: [HashMap<Vec<u8>, usize>; 2] = Default::default();
         let mut literals: Vec<(Vec<u8>, bool)> = Vec::new();
         let mut literal_uses: Vec<LiteralUse> = Vec::new();
-        let mut use_of = |lit: Vec<u8>, word_start: bool| -> usize {
-            *literal_index
-                .entry((lit.clone(), word_start))
-                .or_insert_with(|| {
-                    literals.push((lit, word_start));
-                    literal_uses.push(LiteralUse::default());
-                    literals.len() - 1
-                })
+        let mut use_of = |lit: &[u8], word_start: bool| -> usize {
+            let index = &mut literal_index[usize::from(word_start)];
+            if let Some(&i) = index.get(lit) {
+                return i;
+            }
+            literals.push((lit.to_vec(), word_start));
+            literal_uses.push(LiteralUse::default());
+            index.insert(lit.to_vec(), literals.len() - 1);
+            literals.len() - 1
         };
         let mut uses: Vec<(usize, u32, bool)> = Vec::new();
         let mut always = Vec::new();
@@ -713,7 +716,7 @@ impl RuleSet {
                     // texts have no match, and keywords may occur anywhere, which would cost
                     // the prefilter a test at every byte.
                     for lit in &anchor.literals {
-                        uses.push((use_of(lit.clone(), anchor.word_start), i, false));
+                        uses.push((use_of(lit, anchor.word_start), i, false));
                     }
                     always.push(i);
                 }
@@ -722,7 +725,7 @@ impl RuleSet {
                         // As an anchored pattern: the check runs at its anchors' offsets, and
                         // its keywords are checked once it reports something.
                         for w in words {
-                            uses.push((use_of(w.into_bytes(), true), i, false));
+                            uses.push((use_of(w.as_bytes(), true), i, false));
                         }
                         always.push(i);
                         continue;
@@ -731,7 +734,8 @@ impl RuleSet {
                         always.push(i);
                     }
                     for kw in &r.keywords {
-                        uses.push((use_of(kw.to_ascii_lowercase().into_bytes(), false), i, true));
+                        let kw = kw.to_ascii_lowercase();
+                        uses.push((use_of(kw.as_bytes(), false), i, true));
                     }
                 }
             }

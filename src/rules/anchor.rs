@@ -113,13 +113,7 @@ fn probed_at(literal: &[u8], d: usize) -> bool {
 /// bytes are rarest by [`score`] (`the sec` is looked for as `sec`, not as `the `, which
 /// starts a tenth of all words in prose), the earliest on a tie; `None` if there is none.
 pub(crate) fn best_probe_offset(literal: &[u8], word_start: bool) -> Option<usize> {
-    let usable = |d: usize| {
-        if d == 0 {
-            word_start_literal(literal, word_start)
-        } else {
-            probed_at(literal, d)
-        }
-    };
+    let usable = |d: usize| usable_offset(literal, word_start, d);
     let key = |d: usize| {
         let rest = &literal[d..];
         // Three bytes or more make a key the bitmaps can tell apart.
@@ -136,7 +130,19 @@ pub(crate) fn best_probe_offset(literal: &[u8], word_start: bool) -> Option<usiz
 /// Whether a literal is found without the every-offset pass: from its start (see
 /// [`word_start_literal`]) or from a later probe offset.
 pub(crate) fn found_at_probes(literal: &[u8], word_start: bool) -> bool {
-    best_probe_offset(literal, word_start).is_some()
+    // Whether [`best_probe_offset`] has an offset to choose, without scoring them (loading the
+    // rules asks this of every anchor literal).
+    (0..literal.len()).any(|d| usable_offset(literal, word_start, d))
+}
+
+/// Whether the prefilter can look for `literal` from offset `d`: its start if
+/// [`word_start_literal`] allows, else an offset [`probe_offset`] could pick.
+fn usable_offset(literal: &[u8], word_start: bool, d: usize) -> bool {
+    if d == 0 {
+        word_start_literal(literal, word_start)
+    } else {
+        probed_at(literal, d)
+    }
 }
 
 /// Whether the word-start table may hold a literal: see `prefilter.rs`.
@@ -727,6 +733,50 @@ mod common_words_tests {
         for w in [super::VERY_COMMON_WORDS, super::COMMON_WORDS] {
             assert!(w.windows(2).all(|p| p[0] < p[1]));
             assert!(w.iter().all(|x| x.iter().all(u8::is_ascii_lowercase)));
+        }
+    }
+
+    #[test]
+    fn found_at_probes_is_whether_an_offset_is_chosen() {
+        let mut literals: Vec<&[u8]> = vec![
+            b"",
+            b"a",
+            b"ab",
+            b"the sec",
+            b"ghp_",
+            b"-----begin",
+            b"x.y",
+            b" a",
+            b"a b",
+            b"\n\n",
+            b"<|im_start|>",
+            b"sk-ant-",
+            b"__",
+            b"--x",
+            b"a-",
+            b"_x",
+        ];
+        // Pieces of the rule files: words, punctuation, spaces and token prefixes side by side.
+        for (_, source) in crate::rules::builtin::BUILTIN_RULE_FILES {
+            let b = source.as_bytes();
+            literals.extend(
+                (0..b.len().saturating_sub(12))
+                    .step_by(53)
+                    .map(|at| &b[at..at + 12]),
+            );
+        }
+        for l in literals {
+            for ws in [false, true] {
+                for end in 0..l.len() {
+                    let l = &l[..=end];
+                    assert_eq!(
+                        super::found_at_probes(l, ws),
+                        super::best_probe_offset(l, ws).is_some(),
+                        "{:?} {ws}",
+                        String::from_utf8_lossy(l)
+                    );
+                }
+            }
         }
     }
 
