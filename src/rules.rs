@@ -477,12 +477,7 @@ impl Pattern {
         self.groups
             .get_or_init(|| {
                 MetaRegex::builder()
-                    .syntax(
-                        regex_automata::util::syntax::Config::new()
-                            .unicode(false)
-                            .utf8(false)
-                            .nest_limit(64),
-                    )
+                    .syntax(nfa_code::syntax())
                     .configure(
                         // Captures over a known match span of a few dozen bytes: a bounded
                         // backtracker or one-pass DFA answers at once, where a lazy DFA would
@@ -1322,6 +1317,20 @@ pub(crate) fn builtin_rules(limits: &PatternLimits) -> Result<Vec<CompiledRule>>
 mod tests {
     use super::*;
 
+    /// `(file, pattern)` of every embedded rule with a pattern, read from the TOML.
+    fn embedded_patterns() -> Vec<(&'static str, String)> {
+        let mut out = Vec::new();
+        for (file, source) in BUILTIN_RULE_FILES {
+            let table: toml::Table = toml::from_str(source).unwrap();
+            for rule in table["rule"].as_array().unwrap() {
+                if let Some(p) = rule.get("pattern").and_then(|p| p.as_str()) {
+                    out.push((*file, p.to_owned()));
+                }
+            }
+        }
+        out
+    }
+
     /// The rule tables build.rs writes out for each embedded file are what parsing its TOML
     /// gives, lines included; and no embedded file is left to the parser at start-up.
     #[test]
@@ -1348,52 +1357,39 @@ mod tests {
             PatternLimits::default().compiled_size,
             nfa_code::WRITTEN_SIZE_LIMIT
         );
-        let mut checked = 0;
-        for (file, source) in BUILTIN_RULE_FILES {
-            let table: toml::Table = toml::from_str(source).unwrap();
-            for rule in table["rule"].as_array().unwrap() {
-                let Some(p) = rule.get("pattern").and_then(|p| p.as_str()) else {
-                    continue;
-                };
-                let compiled = nfa_code::compile(p, nfa_code::WRITTEN_SIZE_LIMIT).unwrap();
-                let written = builtin_nfa(p).unwrap_or_else(|| panic!("{file}: no NFA for {p}"));
-                assert_eq!(
-                    format!("{written:?}"),
-                    format!("{compiled:?}"),
-                    "{file}: {p}"
-                );
-                assert_eq!(
-                    format!("{:?}", written.byte_classes()),
-                    format!("{:?}", compiled.byte_classes()),
-                    "{p}"
-                );
-                assert_eq!(written.look_set_any(), compiled.look_set_any(), "{p}");
-                assert_eq!(written.has_empty(), compiled.has_empty(), "{p}");
-                assert_eq!(written.memory_usage(), compiled.memory_usage(), "{p}");
-                assert_eq!(
-                    written.is_always_start_anchored(),
-                    compiled.is_always_start_anchored(),
-                    "{p}"
-                );
-                checked += 1;
-            }
+        let patterns = embedded_patterns();
+        for (file, p) in &patterns {
+            let compiled = nfa_code::compile(p, nfa_code::WRITTEN_SIZE_LIMIT).unwrap();
+            let written = builtin_nfa(p).unwrap_or_else(|| panic!("{file}: no NFA for {p}"));
+            assert_eq!(
+                format!("{written:?}"),
+                format!("{compiled:?}"),
+                "{file}: {p}"
+            );
+            assert_eq!(
+                format!("{:?}", written.byte_classes()),
+                format!("{:?}", compiled.byte_classes()),
+                "{p}"
+            );
+            assert_eq!(written.look_set_any(), compiled.look_set_any(), "{p}");
+            assert_eq!(written.has_empty(), compiled.has_empty(), "{p}");
+            assert_eq!(written.memory_usage(), compiled.memory_usage(), "{p}");
+            assert_eq!(
+                written.is_always_start_anchored(),
+                compiled.is_always_start_anchored(),
+                "{p}"
+            );
         }
-        assert!(checked > 150, "{checked}");
+        assert!(patterns.len() > 150, "{}", patterns.len());
         assert!(builtin_nfa(r"\bnot-an-embedded-pattern\b").is_none());
     }
 
     /// The table build.rs writes holds what the library computes for each embedded pattern.
     #[test]
     fn precomputed_anchors_match() {
-        for (file, source) in BUILTIN_RULE_FILES {
-            let table: toml::Table = toml::from_str(source).unwrap();
-            for rule in table["rule"].as_array().unwrap() {
-                let Some(p) = rule.get("pattern").and_then(|p| p.as_str()) else {
-                    continue;
-                };
-                let computed = literal_anchor(&parse_hir(p).unwrap());
-                assert_eq!(precomputed_anchor(p), Some(computed), "{file}: {p}");
-            }
+        for (file, p) in embedded_patterns() {
+            let computed = literal_anchor(&parse_hir(&p).unwrap());
+            assert_eq!(precomputed_anchor(&p), Some(computed), "{file}: {p}");
         }
     }
 

@@ -21,17 +21,21 @@ use regex_automata::util::primitives::{PatternID, StateID};
 /// `PatternLimits::compiled_size`): they are used under that limit or a larger one only.
 pub(crate) const WRITTEN_SIZE_LIMIT: usize = 1 << 20;
 
+/// The syntax settings every pattern is parsed with: bytes, not Unicode classes (the view is
+/// matched as `regex::bytes` would), and a bound on nesting.
+pub(crate) fn syntax() -> regex_automata::util::syntax::Config {
+    regex_automata::util::syntax::Config::new()
+        .unicode(false)
+        .utf8(false)
+        .nest_limit(64)
+}
+
 /// The NFA a rule's lazy DFA runs on, compiled from `pattern` with the syntax settings every
 /// pattern is parsed with: no capture states, not UTF-8, under `size_limit` bytes. `None` if it
 /// does not parse or is over the limit (the regex crate then says why, where it is compiled).
 pub(crate) fn compile(pattern: &str, size_limit: usize) -> Option<NFA> {
     regex_automata::nfa::thompson::Compiler::new()
-        .syntax(
-            regex_automata::util::syntax::Config::new()
-                .unicode(false)
-                .utf8(false)
-                .nest_limit(64),
-        )
+        .syntax(syntax())
         .configure(
             regex_automata::nfa::thompson::Config::new()
                 .utf8(false)
@@ -137,31 +141,13 @@ pub(crate) fn decode(code: &[u8], size_limit: Option<usize>) -> Option<NFA> {
     for k in 0..len {
         let added = match reader.byte()? {
             RANGE => builder.add_range(reader.transition()?),
-            SPARSE => {
-                let n = reader.count()?;
-                let mut transitions = Vec::with_capacity(n);
-                for _ in 0..n {
-                    transitions.push(reader.transition()?);
-                }
-                builder.add_sparse(transitions)
-            }
+            SPARSE => builder.add_sparse(reader.list(Reader::transition)?),
             LOOK => {
                 let look = Look::from_repr(u32::try_from(reader.number()?).ok()?)?;
                 builder.add_look(reader.id()?, look)
             }
-            UNION => {
-                let n = reader.count()?;
-                let mut alternates = Vec::with_capacity(n);
-                for _ in 0..n {
-                    alternates.push(reader.id()?);
-                }
-                builder.add_union(alternates)
-            }
-            BINARY_UNION => {
-                let (a, b) = (reader.id()?, reader.id()?);
-                let alternates = vec![a, b];
-                builder.add_union(alternates)
-            }
+            UNION => builder.add_union(reader.list(Reader::id)?),
+            BINARY_UNION => builder.add_union(vec![reader.id()?, reader.id()?]),
             FAIL => builder.add_fail(),
             MATCH => builder.add_match(),
             _ => return None,
@@ -215,6 +201,16 @@ impl Reader<'_> {
         let id = usize::try_from(self.number()?).ok()?;
         self.named = self.named.max(id);
         StateID::new(id).ok()
+    }
+
+    /// A count, then that many items.
+    fn list<T>(&mut self, mut item: impl FnMut(&mut Self) -> Option<T>) -> Option<Vec<T>> {
+        let n = self.count()?;
+        let mut items = Vec::with_capacity(n);
+        for _ in 0..n {
+            items.push(item(self)?);
+        }
+        Some(items)
     }
 
     fn transition(&mut self) -> Option<Transition> {
