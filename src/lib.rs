@@ -107,6 +107,7 @@
 //! model downloads.
 #![forbid(unsafe_code)]
 
+mod byte_class;
 mod decode;
 mod detect;
 mod error;

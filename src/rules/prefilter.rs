@@ -40,6 +40,8 @@ const ONES: u64 = 0x0101_0101_0101_0101;
 /// The high bit of every byte of a word.
 const HIGH: u64 = ONES * 0x80;
 
+use crate::byte_class::{GROUP, word_masks};
+
 /// Eight bytes with the ASCII upper-case letters lower-cased and nothing else changed.
 fn lowercase8(word: u64) -> u64 {
     const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
@@ -52,47 +54,28 @@ fn lowercase8(word: u64) -> u64 {
     word | (upper >> 2)
 }
 
-/// 0x80 where a literal of the word-start table may begin at `c` (after `prev`), else 0: a
-/// letter or digit after a byte that is not one, or any other byte but whitespace, control
-/// bytes and UTF-8 continuation bytes (10xxxxxx).
+/// The probe offsets of group `k` (bytes `64 k..64 k + 64`) of a block of `len` bytes held in
+/// `window` (zeros after the text): a letter or digit after a byte that is not one, or any
+/// other byte but whitespace, control bytes and UTF-8 continuation bytes (10xxxxxx); none at
+/// or past `len`. `prev_alnum` says whether the byte before the group is a letter or digit,
+/// and is updated for the next group.
 #[inline(always)]
-fn probe_flag(c: u8, prev: u8) -> u8 {
-    let alnum = c.is_ascii_alphanumeric();
-    let other = (c > b' ') & (c.wrapping_sub(0x80) >= 0x40);
-    u8::from((alnum & !prev.is_ascii_alphanumeric()) | (!alnum & other)) << 7
-}
-
-/// Byte lanes side by side: one SSE2 register.
-const LANES: usize = 16;
-
-/// [`probe_flag`] of each byte of `hay[start..end]` into `flags` (with the byte before
-/// `start` as the first one's `prev`; a space at the start of the text), and zeros after them
-/// up to a multiple of 64. Pairs of bytes go through the same few byte operations with no
-/// branch, so the compiler runs 16 lanes at a time: about 1.5 instructions a byte, where
-/// testing eight bytes as one word took ten.
-fn probe_flags(hay: &[u8], start: usize, end: usize, flags: &mut [u8; STAGE + 8]) {
-    let len = end - start;
-    let before = if start == 0 { b' ' } else { hay[start - 1] };
-    flags[0] = probe_flag(hay[start], before);
-    // `flags[k]` for `k` in 1..len, from the pair (hay[start + k - 1], hay[start + k]).
-    let cur = &hay[start + 1..end];
-    let prev = &hay[start..end - 1];
-    let out = &mut flags[1..len];
-    let whole = cur.len() / LANES * LANES;
-    for ((o, c), p) in out[..whole]
-        .chunks_exact_mut(LANES)
-        .zip(cur[..whole].chunks_exact(LANES))
-        .zip(prev[..whole].chunks_exact(LANES))
-    {
-        for l in 0..LANES {
-            o[l] = probe_flag(c[l], p[l]);
-        }
+fn probe_mask(window: &[u8; WINDOW], k: usize, len: usize, prev_alnum: &mut bool) -> u64 {
+    let from = k * GROUP;
+    let Some(group) = window
+        .get(from..from + GROUP)
+        .and_then(|g| <&[u8; GROUP]>::try_from(g).ok())
+    else {
+        return 0;
+    };
+    let m = word_masks(group);
+    let after_word = (m.alnum << 1) | u64::from(*prev_alnum);
+    *prev_alnum = m.alnum >> 63 == 1;
+    let probes = (m.alnum & !after_word) | m.other;
+    match len - from {
+        rest if rest < GROUP => probes & ((1u64 << rest) - 1),
+        _ => probes,
     }
-    for k in whole..cur.len() {
-        out[k] = probe_flag(cur[k], prev[k]);
-    }
-    let padded = len.div_ceil(64) * 64;
-    flags[len..padded].fill(0);
 }
 
 /// One literal of three bytes or more, ready for the candidate check.
@@ -421,21 +404,10 @@ impl Table {
 /// arrays, 4 KiB each, stay in L1).
 const STAGE: usize = 1024;
 // Offsets within a block are masked with `STAGE - 1` (see `word_start_pass`).
-const _: () = assert!(STAGE.is_power_of_two());
-
-/// One bit per flag byte of a group of 64 (bit `j` set when byte `j`'s high bit is): eight
-/// at a time, a multiply gathering each byte's high bit into the top byte.
-#[inline(always)]
-fn gather(group: &[u8]) -> u64 {
-    let mut bits = 0u64;
-    for (k, chunk) in group.chunks_exact(8).enumerate() {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let high = u64::from_le_bytes(word) & HIGH;
-        bits |= ((high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
-    }
-    bits
-}
+const _: () = assert!(STAGE.is_power_of_two() && STAGE % GROUP == 0);
+/// A block and what follows it in the window: eight bytes for the last offset's key, and room
+/// for the last group to be read whole.
+const WINDOW: usize = STAGE + GROUP;
 
 /// Appends `base` plus the position of each set bit of `mask` to `out[n..]` and returns the
 /// new length. One loop per 64 bytes of text: its exit is the only branch on the text, where
@@ -547,7 +519,7 @@ impl LiteralFilter {
 
     /// Three stages per block of text, each a loop without a branch per offset, so varied
     /// text does not cost a mispredicted branch at every other word: the probe offsets are
-    /// marked ([`probe_flags`]) and written out, those passing the gate kept, then those
+    /// marked ([`probe_mask`]) and written out, those passing the gate kept, then those
     /// passing an exact-length bitmap; only those reach [`Table::candidate`], in order.
     fn word_start_pass(
         &self,
@@ -561,14 +533,15 @@ impl LiteralFilter {
             stage.resize(2 * (STAGE + 8), 0);
         }
         let (probed, kept) = stage.split_at_mut(STAGE + 8);
-        let mut flags = [0u8; STAGE + 8];
-        // The block and the eight bytes after it, zeros past the end of the text: the keys of
-        // its offsets are read from here without a test for the end.
-        let mut window = [0u8; STAGE + 8];
+        // The block and the bytes after it, zeros past the end of the text: the keys of its
+        // offsets are read from here without a test for the end, and its groups of 64 bytes
+        // are classed from here whole.
+        let mut window = [0u8; WINDOW];
         let mut block = 0;
+        let mut prev_alnum = false;
         while block < hay.len() {
             let end = (block + STAGE).min(hay.len());
-            let have = (hay.len() - block).min(STAGE + 8);
+            let have = (hay.len() - block).min(WINDOW);
             window[..have].copy_from_slice(&hay[block..block + have]);
             window[have..].fill(0);
             // Offsets in the block are below `STAGE`, a power of two: the mask changes none,
@@ -579,13 +552,11 @@ impl LiteralFilter {
                 word.copy_from_slice(&window[at..at + 8]);
                 u64::from_le_bytes(word)
             };
-            probe_flags(hay, block, end, &mut flags);
+            let len = end - block;
             let mut n = 0;
-            for (k, group) in flags[..(end - block).div_ceil(64) * 64]
-                .chunks_exact(64)
-                .enumerate()
-            {
-                n = flatten(gather(group), (k * 64) as u32, probed, n);
+            for k in 0..len.div_ceil(GROUP) {
+                let probes = probe_mask(&window, k, len, &mut prev_alnum);
+                n = flatten(probes, (k * GROUP) as u32, probed, n);
             }
             let mut g = 0;
             for &at in &probed[..n] {
@@ -880,45 +851,51 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// The vectorised marking agrees with the definition, byte by byte, from any start of
-        /// any bytes, and pads with zeros to a multiple of 64.
+        /// The marking agrees with the definition, byte by byte, for any bytes in a block of
+        /// any length after any byte, and marks nothing past the block.
         #[test]
-        fn probe_flags_mark_word_starts_and_punctuation(
-            hay in proptest::collection::vec(proptest::num::u8::ANY, 1..80),
-            start in 0usize..80,
+        fn probe_masks_mark_word_starts_and_punctuation(
+            hay in proptest::collection::vec(proptest::num::u8::ANY, 1..200),
+            before in proptest::num::u8::ANY,
         ) {
-            let start = start % hay.len();
-            let end = hay.len();
-            let mut flags = [0xAAu8; super::STAGE + 8];
-            super::probe_flags(&hay, start, end, &mut flags);
-            for (k, &flag) in flags[..(end - start).div_ceil(64) * 64].iter().enumerate() {
-                let at = start + k;
-                let want = at < end && {
-                    let c = hay[at];
-                    let after_word = at > 0 && hay[at - 1].is_ascii_alphanumeric();
-                    if c.is_ascii_alphanumeric() {
-                        !after_word
-                    } else {
-                        c > b' ' && !(0x80..0xC0).contains(&c)
-                    }
-                };
-                proptest::prop_assert_eq!(flag, if want { 0x80 } else { 0 }, "offset {}", at);
+            let mut window = [0u8; super::WINDOW];
+            window[..hay.len()].copy_from_slice(&hay);
+            // Bytes after the block that would be probes if they were looked at.
+            window[hay.len()..].fill(b'a');
+            let mut prev_alnum = before.is_ascii_alphanumeric();
+            for k in 0..super::WINDOW / 64 {
+                let mask = super::probe_mask(&window, k, hay.len(), &mut prev_alnum);
+                for j in 0..64 {
+                    let at = k * 64 + j;
+                    let want = at < hay.len() && {
+                        let c = hay[at];
+                        let prev = if at == 0 { before } else { hay[at - 1] };
+                        if c.is_ascii_alphanumeric() {
+                            !prev.is_ascii_alphanumeric()
+                        } else {
+                            c > b' ' && !(0x80..0xC0).contains(&c)
+                        }
+                    };
+                    proptest::prop_assert_eq!((mask >> j) & 1 == 1, want, "offset {}", at);
+                }
+                if (k + 1) * 64 >= hay.len() {
+                    break;
+                }
             }
         }
     }
 
     proptest::proptest! {
-        /// The offsets written out for a group of 64 flag bytes are those whose high bit is
-        /// set, in order, whatever the other bits.
+        /// The offsets written out for a mask are its set bits, in order.
         #[test]
-        fn flattened_offsets_are_the_flagged_bytes(
-            group in proptest::collection::vec(proptest::num::u8::ANY, 64),
+        fn flattened_offsets_are_the_set_bits(
+            mask in proptest::num::u64::ANY,
             base in 0u32..1024,
             n in 0usize..8,
         ) {
             let mut out = vec![u32::MAX; n + 64];
-            let end = super::flatten(super::gather(&group), base, &mut out, n);
-            let want: Vec<u32> = (0..64u32).filter(|&j| group[j as usize] >= 0x80).map(|j| base + j).collect();
+            let end = super::flatten(mask, base, &mut out, n);
+            let want: Vec<u32> = (0..64u32).filter(|&j| (mask >> j) & 1 == 1).map(|j| base + j).collect();
             proptest::prop_assert_eq!(&out[n..end], &want[..]);
             proptest::prop_assert!(out[..n].iter().all(|&o| o == u32::MAX));
         }
