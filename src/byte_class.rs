@@ -31,6 +31,46 @@ pub(crate) fn word_masks(group: &[u8; GROUP]) -> WordMasks {
     }
 }
 
+/// Whitespace (a space, or tab through carriage return) and the whitespace that may stand for
+/// itself in a view (a space or newline).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SpaceMasks {
+    pub(crate) space: u64,
+    pub(crate) plain: u64,
+}
+
+/// [`SpaceMasks`] of one group.
+#[inline(always)]
+pub(crate) fn space_masks(group: &[u8; GROUP]) -> SpaceMasks {
+    #[cfg(target_arch = "x86_64")]
+    {
+        sse2::space_masks(group)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        portable::space_masks(group)
+    }
+}
+
+/// Printable ASCII (`0x21..=0x7E`: no whitespace, control or non-ASCII byte) among up to
+/// [`GROUP`] bytes (bits past the end of a shorter slice are clear).
+#[inline(always)]
+pub(crate) fn printable_mask(bytes: &[u8]) -> u64 {
+    match <&[u8; GROUP]>::try_from(bytes) {
+        #[cfg(target_arch = "x86_64")]
+        Ok(group) => sse2::printable_mask(group),
+        #[cfg(not(target_arch = "x86_64"))]
+        Ok(group) => portable::printable_mask(group),
+        Err(_) => {
+            // Zero is not printable.
+            let mut group = [0u8; GROUP];
+            let n = bytes.len().min(GROUP);
+            group[..n].copy_from_slice(&bytes[..n]);
+            printable_mask(&group)
+        }
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 mod sse2 {
     use safe_arch::{
@@ -38,7 +78,7 @@ mod sse2 {
         max_u8_m128i, min_u8_m128i, move_mask_i8_m128i, set_splat_i8_m128i, sub_i8_m128i,
     };
 
-    use super::{GROUP, WordMasks};
+    use super::{GROUP, SpaceMasks, WordMasks};
 
     fn splat(b: u8) -> m128i {
         set_splat_i8_m128i(b as i8)
@@ -74,11 +114,40 @@ mod sse2 {
         }
         WordMasks { alnum, other }
     }
+
+    #[inline(always)]
+    pub(super) fn space_masks(group: &[u8; GROUP]) -> SpaceMasks {
+        let mut space = 0;
+        let mut plain = 0;
+        for (k, chunk) in group.chunks_exact(16).enumerate() {
+            let mut lanes = [0u8; 16];
+            lanes.copy_from_slice(chunk);
+            let c = load_unaligned_m128i(&lanes);
+            let blank = cmp_eq_mask_i8_m128i(c, splat(b' '));
+            let control = at_most(sub_i8_m128i(c, splat(b'\t')), 4);
+            let newline = cmp_eq_mask_i8_m128i(c, splat(b'\n'));
+            space |= bits(bitor_m128i(blank, control)) << (16 * k);
+            plain |= bits(bitor_m128i(blank, newline)) << (16 * k);
+        }
+        SpaceMasks { space, plain }
+    }
+
+    #[inline(always)]
+    pub(super) fn printable_mask(group: &[u8; GROUP]) -> u64 {
+        let mut out = 0;
+        for (k, chunk) in group.chunks_exact(16).enumerate() {
+            let mut lanes = [0u8; 16];
+            lanes.copy_from_slice(chunk);
+            let c = load_unaligned_m128i(&lanes);
+            out |= bits(at_most(sub_i8_m128i(c, splat(0x21)), 0x7E - 0x21)) << (16 * k);
+        }
+        out
+    }
 }
 
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 mod portable {
-    use super::{GROUP, WordMasks};
+    use super::{GROUP, SpaceMasks, WordMasks};
 
     pub(super) fn word_masks(group: &[u8; GROUP]) -> WordMasks {
         let mut alnum = 0;
@@ -90,6 +159,24 @@ mod portable {
         }
         WordMasks { alnum, other }
     }
+
+    pub(super) fn space_masks(group: &[u8; GROUP]) -> SpaceMasks {
+        let mut space = 0;
+        let mut plain = 0;
+        for (k, &c) in group.iter().enumerate() {
+            space |= u64::from(c == b' ' || (b'\t'..=b'\r').contains(&c)) << k;
+            plain |= u64::from(c == b' ' || c == b'\n') << k;
+        }
+        SpaceMasks { space, plain }
+    }
+
+    pub(super) fn printable_mask(group: &[u8; GROUP]) -> u64 {
+        let mut out = 0;
+        for (k, &c) in group.iter().enumerate() {
+            out |= u64::from(c.is_ascii_graphic()) << k;
+        }
+        out
+    }
 }
 
 #[cfg(test)]
@@ -100,6 +187,8 @@ mod tests {
         fn word_masks_match_the_portable_ones(group in proptest::collection::vec(proptest::num::u8::ANY, 64)) {
             let group: [u8; 64] = group.try_into().unwrap();
             proptest::prop_assert_eq!(super::word_masks(&group), super::portable::word_masks(&group));
+            proptest::prop_assert_eq!(super::space_masks(&group), super::portable::space_masks(&group));
+            proptest::prop_assert_eq!(super::printable_mask(&group), super::portable::printable_mask(&group));
         }
     }
 
@@ -113,6 +202,19 @@ mod tests {
                 assert_eq!((m.alnum >> k) & 1 == 1, an, "{c:#x}");
                 let other = !an && c > b' ' && !(0x80..=0xBF).contains(&c);
                 assert_eq!((m.other >> k) & 1 == 1, other, "{c:#x}");
+                let s = super::space_masks(&group);
+                assert_eq!(
+                    (s.space >> k) & 1 == 1,
+                    c.is_ascii_whitespace() || c == 0x0B,
+                    "{c:#x}"
+                );
+                assert_eq!((s.plain >> k) & 1 == 1, c == b' ' || c == b'\n', "{c:#x}");
+                let printable = (0x21..=0x7E).contains(&c);
+                assert_eq!(
+                    (super::printable_mask(&group) >> k) & 1 == 1,
+                    printable,
+                    "{c:#x}"
+                );
             }
         }
     }

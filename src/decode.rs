@@ -12,6 +12,8 @@ use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
+use crate::byte_class::{self, GROUP};
+
 /// Shortest base64 run that is decoded (shorter runs are words and ids).
 pub(crate) const MIN_BASE64_LEN: usize = 24;
 /// Shortest hex run that is decoded.
@@ -353,56 +355,67 @@ fn candidate_runs_with(
     runs
 }
 
-/// The start of the first run of at least `len` (at most 24) encoding bytes at or after
-/// `from`, where `from` is a run boundary (the byte before it, if any, is no encoding byte).
+/// The start of the first run of at least `len` (1 to 64) encoding bytes at or after `from`
+/// (only the bytes from `from` on count).
 ///
-/// Prose has whitespace every few bytes, and whitespace is no encoding byte: a window of `len`
-/// bytes holding some rules out every run starting at or before the last of it, so the search
-/// jumps past it, found for the whole window with word arithmetic and without a branch on
-/// where it is (varied text would mispredict one). Only a window without whitespace is looked
-/// at byte by byte.
-fn next_long_run(bytes: &[u8], mut from: usize, len: usize) -> Option<usize> {
-    debug_assert!((1..=24).contains(&len));
-    loop {
-        if from + len > bytes.len() {
-            return None;
-        }
-        if let Some(window) = bytes.get(from..from + 24) {
-            let spaces = spaces_in(window) & ((1u32 << len) - 1);
-            if spaces != 0 {
-                from += (31 - spaces.leading_zeros()) as usize + 1;
-                continue;
+/// Encoding bytes are printable ASCII, so such a run lies inside a run of at least `len`
+/// printable bytes. Those are found 64 bytes at a time from one cheap mask (a run that crosses
+/// into the group is the run ending the previous one, counted, joined to the one starting this
+/// one; a run inside it shows as a bit of [`run_starts`]), and only they are read byte by
+/// byte. Prose, whose words are short and spaced, has few.
+fn next_long_run(bytes: &[u8], from: usize, len: usize) -> Option<usize> {
+    debug_assert!((1..=GROUP).contains(&len));
+    // Printable bytes right before `at` (fewer than `len`).
+    let mut tail = 0;
+    let mut at = from;
+    while at < bytes.len() {
+        let mask = byte_class::printable_mask(&bytes[at..bytes.len().min(at + GROUP)]);
+        let lead = (!mask).trailing_zeros() as usize;
+        let starts = run_starts(mask, len);
+        let printable_run = if tail + lead >= len {
+            Some(at - tail)
+        } else if starts != 0 {
+            Some(at + starts.trailing_zeros() as usize)
+        } else {
+            None
+        };
+        let Some(run) = printable_run else {
+            // Not every byte is printable (or `lead` would have reached `len`).
+            tail = (!mask).leading_zeros() as usize;
+            at += GROUP;
+            continue;
+        };
+        let end = bytes[run..]
+            .iter()
+            .position(|&b| !b.is_ascii_graphic())
+            .map_or(bytes.len(), |p| run + p);
+        let mut start = run;
+        for (k, &b) in bytes.iter().enumerate().take(end).skip(run) {
+            if !is_run_byte(b) {
+                start = k + 1;
+            } else if k + 1 - start >= len {
+                return Some(start);
             }
         }
-        // No whitespace in the window (or too near the end to read 24 bytes): byte by byte.
-        match (from..from + len)
-            .rev()
-            .find(|&k| CLASS[bytes[k] as usize] == 0)
-        {
-            None => return Some(from),
-            Some(k) => from = k + 1,
-        }
+        // The byte at `end` is not printable: no run reaches across it.
+        tail = 0;
+        at = end;
     }
+    None
 }
 
-/// One bit per byte of `window` (24 bytes) that is whitespace or a control byte, exactly on
-/// ASCII. Bytes of 0xA0 or more may be marked too (an add wraps), and may hide whitespace right
-/// after them (it carries), which is safe: they are no encoding bytes, and a hidden space only
-/// means the caller looks closer.
-fn spaces_in(window: &[u8]) -> u32 {
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let mut bits = 0u32;
-    for (k, chunk) in window.chunks_exact(8).enumerate() {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(chunk);
-        let w = u64::from_le_bytes(w);
-        // The high bit of each byte at or below 0x20 (and of some above 0x9F; see above).
-        let low = !w.wrapping_add(0x5F5F_5F5F_5F5F_5F5F) & HIGH;
-        // Gather the eight high bits into one byte.
-        let packed = ((low >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32;
-        bits |= packed << (8 * k);
+/// Bit `i` set where bits `i..i + len` of `mask` are all set (`len` from 1 to 64): runs of
+/// one bit, joined pairwise into runs of two, four, eight and so on, then topped up.
+fn run_starts(mut mask: u64, len: usize) -> u64 {
+    let mut have = 1;
+    while have * 2 <= len {
+        mask &= mask >> have;
+        have *= 2;
     }
-    bits
+    if have < len {
+        mask &= mask >> (len - have);
+    }
+    mask
 }
 
 /// Decodes base64 (standard or URL-safe, padded or not) up to `limit` output bytes. Stops at
@@ -544,19 +557,39 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// The whitespace bits are exact on ASCII, and mark no encoding byte (nothing from 0x21
-        /// to 0x7F).
+        /// The search from any offset, for any run length, agrees with a byte-at-a-time one.
         #[test]
-        fn spaces_in_marks_whitespace(window in proptest::collection::vec(proptest::num::u8::ANY, 24)) {
-            let bits = spaces_in(&window);
-            let ascii = window.iter().all(u8::is_ascii);
-            for (k, &b) in window.iter().enumerate() {
-                let marked = (bits >> k) & 1 == 1;
-                if marked {
-                    proptest::prop_assert!(b <= 0x20 || b >= 0x80, "{k}: {b:#x}");
-                }
-                if ascii {
-                    proptest::prop_assert_eq!(marked, b <= 0x20, "{}: {:#x}", k, b);
+        fn next_long_run_matches_bytes(
+            text in proptest::collection::vec(proptest::sample::select(b"aZ9+/-_ .\x00\xC3=%".to_vec()), 0..300),
+            from in 0usize..300,
+            len in 1usize..=64,
+        ) {
+            let from = from.min(text.len());
+            let want = (from..text.len()).find(|&s| {
+                text.get(s..s + len).is_some_and(|w| w.iter().all(|&b| is_run_byte(b)))
+            });
+            proptest::prop_assert_eq!(next_long_run(&text, from, len), want);
+        }
+    }
+
+    #[test]
+    fn run_starts_marks_full_windows() {
+        for len in 1..=64 {
+            for mask in [
+                0u64,
+                u64::MAX,
+                0xFFFF_0000_FFFF_F0F0,
+                0x8000_0000_0000_0001,
+                0x00FF_FFFF_FF00_0000,
+            ] {
+                let got = run_starts(mask, len);
+                for i in 0..64 {
+                    let want = i + len <= 64 && (i..i + len).all(|b| (mask >> b) & 1 == 1);
+                    assert_eq!(
+                        (got >> i) & 1 == 1,
+                        want,
+                        "mask {mask:#x} len {len} bit {i}"
+                    );
                 }
             }
         }

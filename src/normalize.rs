@@ -30,6 +30,8 @@ use std::ops::Range;
 
 use unicode_normalization::char::{decompose_compatible, is_combining_mark};
 
+use crate::byte_class::{self, GROUP};
+
 /// A normalised view of a text with a map back to the original.
 ///
 /// ```
@@ -368,17 +370,23 @@ fn ascii_is_view(bytes: &[u8], fold: bool) -> bool {
     if fold {
         return !bytes.iter().any(u8::is_ascii_uppercase) && ascii_is_view(bytes, false);
     }
-    // Thirty-two bytes at a time by the vectorised test (each byte with the one after it: a
-    // pair split between blocks is the last of the first block), then the rest one by one.
+    // Sixty-four bytes at a time from byte-class masks (each byte with the one after it: a
+    // pair split between groups is the last of the first group), then the rest one by one.
     let mut p = 0;
-    while p + BLOCK < bytes.len() {
-        let Ok(block) = <&[u8; BLOCK + 1]>::try_from(&bytes[p..=p + BLOCK]) else {
+    while p + GROUP < bytes.len() {
+        let Some(group) = bytes
+            .get(p..p + GROUP)
+            .and_then(|g| <&[u8; GROUP]>::try_from(g).ok())
+        else {
             break;
         };
-        if block_has_irregular(block) {
+        let m = byte_class::space_masks(group);
+        let after = bytes[p + GROUP];
+        let next_space = u64::from(after == b' ' || (b'\t'..=b'\r').contains(&after)) << 63;
+        if m.space & (!m.plain | (m.space >> 1) | next_space) != 0 {
             return false;
         }
-        p += BLOCK;
+        p += GROUP;
     }
     let mut prev_ws = p > 0 && matches!(bytes[p - 1], b' ' | b'\n');
     for &b in &bytes[p..] {
