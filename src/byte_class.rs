@@ -58,17 +58,31 @@ pub(crate) fn space_masks(group: &[u8; GROUP]) -> SpaceMasks {
 pub(crate) fn printable_mask(bytes: &[u8]) -> u64 {
     match <&[u8; GROUP]>::try_from(bytes) {
         #[cfg(target_arch = "x86_64")]
-        Ok(group) => sse2::printable_mask(group),
+        Ok(group) => sse2::range_mask(group, 0x21, 0x7E),
         #[cfg(not(target_arch = "x86_64"))]
-        Ok(group) => portable::printable_mask(group),
-        Err(_) => {
-            // Zero is not printable.
-            let mut group = [0u8; GROUP];
-            let n = bytes.len().min(GROUP);
-            group[..n].copy_from_slice(&bytes[..n]);
-            printable_mask(&group)
-        }
+        Ok(group) => portable::range_mask(group, 0x21, 0x7E),
+        Err(_) => printable_mask(&padded(bytes)),
     }
+}
+
+/// ASCII digits among up to [`GROUP`] bytes (bits past the end of a shorter slice are clear).
+#[inline(always)]
+pub(crate) fn digit_mask(bytes: &[u8]) -> u64 {
+    match <&[u8; GROUP]>::try_from(bytes) {
+        #[cfg(target_arch = "x86_64")]
+        Ok(group) => sse2::range_mask(group, b'0', b'9'),
+        #[cfg(not(target_arch = "x86_64"))]
+        Ok(group) => portable::range_mask(group, b'0', b'9'),
+        Err(_) => digit_mask(&padded(bytes)),
+    }
+}
+
+/// Up to [`GROUP`] bytes, then zeros (in no class of this module).
+fn padded(bytes: &[u8]) -> [u8; GROUP] {
+    let mut group = [0u8; GROUP];
+    let n = bytes.len().min(GROUP);
+    group[..n].copy_from_slice(&bytes[..n]);
+    group
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -132,14 +146,15 @@ mod sse2 {
         SpaceMasks { space, plain }
     }
 
+    /// Bytes from `low` to `high` (unsigned, `low <= high`).
     #[inline(always)]
-    pub(super) fn printable_mask(group: &[u8; GROUP]) -> u64 {
+    pub(super) fn range_mask(group: &[u8; GROUP], low: u8, high: u8) -> u64 {
         let mut out = 0;
         for (k, chunk) in group.chunks_exact(16).enumerate() {
             let mut lanes = [0u8; 16];
             lanes.copy_from_slice(chunk);
             let c = load_unaligned_m128i(&lanes);
-            out |= bits(at_most(sub_i8_m128i(c, splat(0x21)), 0x7E - 0x21)) << (16 * k);
+            out |= bits(at_most(sub_i8_m128i(c, splat(low)), high - low)) << (16 * k);
         }
         out
     }
@@ -170,10 +185,10 @@ mod portable {
         SpaceMasks { space, plain }
     }
 
-    pub(super) fn printable_mask(group: &[u8; GROUP]) -> u64 {
+    pub(super) fn range_mask(group: &[u8; GROUP], low: u8, high: u8) -> u64 {
         let mut out = 0;
         for (k, &c) in group.iter().enumerate() {
-            out |= u64::from(c.is_ascii_graphic()) << k;
+            out |= u64::from((low..=high).contains(&c)) << k;
         }
         out
     }
@@ -181,6 +196,7 @@ mod portable {
 
 #[cfg(test)]
 mod tests {
+    #[cfg(target_arch = "x86_64")]
     proptest::proptest! {
         /// The vector masks are the portable ones, on any bytes.
         #[test]
@@ -188,8 +204,23 @@ mod tests {
             let group: [u8; 64] = group.try_into().unwrap();
             proptest::prop_assert_eq!(super::word_masks(&group), super::portable::word_masks(&group));
             proptest::prop_assert_eq!(super::space_masks(&group), super::portable::space_masks(&group));
-            proptest::prop_assert_eq!(super::printable_mask(&group), super::portable::printable_mask(&group));
+            for (low, high) in [(0x21, 0x7E), (b'0', b'9'), (0, 0xFF), (0x80, 0xBF)] {
+                proptest::prop_assert_eq!(
+                    super::sse2::range_mask(&group, low, high),
+                    super::portable::range_mask(&group, low, high)
+                );
+            }
         }
+    }
+
+    #[test]
+    fn short_slices_have_no_bits_past_their_end() {
+        let bytes = [b'7'; 64];
+        for n in 0..64 {
+            assert_eq!(super::digit_mask(&bytes[..n]), (1u64 << n) - 1);
+            assert_eq!(super::printable_mask(&bytes[..n]), (1u64 << n) - 1);
+        }
+        assert_eq!(super::digit_mask(&bytes), u64::MAX);
     }
 
     #[test]

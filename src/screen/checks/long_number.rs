@@ -27,14 +27,35 @@
 use std::ops::Range;
 
 use super::Emit;
+use crate::byte_class::{self, GROUP};
 
 const MIN_DIGITS: usize = 8;
 
 /// Reports every long number in `view`; the note gives the digit count and the Luhn verdict.
 pub(crate) fn run(view: &str, emit: &mut Emit<'_>) {
+    scan(view, true, emit);
+}
+
+/// The bytes from a long number's first digit that hold its first [`MIN_DIGITS`] digits, at
+/// most: after the first group every group has two digits or more, so eight digits are in at
+/// most four groups, and each of the three gaps before the last is at most two bytes (`) `),
+/// with one `(` more: 8 + 3 × 2 + 1. With room to spare.
+const REACH: usize = 24;
+
+/// [`run`]; with `skip_sparse`, digits with fewer than [`MIN_DIGITS`] digits in the
+/// [`REACH`] bytes from them are passed over without parsing (no long number starts there),
+/// which the tests hold to the same findings as parsing from every digit.
+fn scan(view: &str, skip_sparse: bool, emit: &mut Emit<'_>) {
     let b = view.as_bytes();
     let mut i = 0;
-    while let Some(d) = next_digit(b, i) {
+    let next = |from: usize| {
+        if skip_sparse {
+            next_dense_digit(b, from)
+        } else {
+            next_digit(b, from)
+        }
+    };
+    while let Some(d) = next(i) {
         let run = parse_run(b, d);
         i = run.resume.max(d + 1);
         if let Some((span, digits, shape)) = run.finding {
@@ -53,6 +74,32 @@ pub(crate) fn run(view: &str, emit: &mut Emit<'_>) {
             emit(span, Some(note));
         }
     }
+}
+
+/// The first ASCII digit at or after `from` with at least [`MIN_DIGITS`] digits in the
+/// [`REACH`] bytes from it: digit masks of 64 bytes at a time, the next 64 joined on so the
+/// reach of a digit near the end is whole, and a population count per digit.
+fn next_dense_digit(b: &[u8], from: usize) -> Option<usize> {
+    const REACH_MASK: u64 = (1 << REACH) - 1;
+    const _: () = assert!(REACH <= GROUP);
+    let mut at = from;
+    let mut digits = byte_class::digit_mask(b.get(at..)?.get(..GROUP).unwrap_or(&b[at..]));
+    while at < b.len() {
+        let after = b.get(at + GROUP..).unwrap_or(&[]);
+        let next = byte_class::digit_mask(after.get(..GROUP).unwrap_or(after));
+        let mut left = digits;
+        while left != 0 {
+            let j = left.trailing_zeros();
+            let reach = (digits >> j) | next.checked_shl(GROUP as u32 - j).unwrap_or(0);
+            if (reach & REACH_MASK).count_ones() as usize >= MIN_DIGITS {
+                return Some(at + j as usize);
+            }
+            left &= left - 1;
+        }
+        digits = next;
+        at += GROUP;
+    }
+    None
 }
 
 /// The first ASCII digit at or after `from`.
@@ -377,6 +424,50 @@ mod tests {
 
     fn spans(text: &str) -> Vec<&str> {
         found(text).into_iter().map(|(s, _)| s).collect()
+    }
+
+    /// Every finding with its note, parsing from every digit or not.
+    fn scanned(text: &str, skip_sparse: bool) -> Vec<(std::ops::Range<usize>, Option<String>)> {
+        let mut out = Vec::new();
+        scan(text, skip_sparse, &mut |r, note| out.push((r, note)));
+        out
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+        /// Passing over digits without eight digits in reach finds what parsing from every
+        /// digit finds, on text made of the bytes numbers are built from.
+        #[test]
+        fn skipping_sparse_digits_finds_the_same(
+            text in proptest::collection::vec(
+                proptest::sample::select(b"0123456789 -()+.,:/DEx_\n".to_vec()), 0..200),
+        ) {
+            let text = String::from_utf8(text).unwrap();
+            proptest::prop_assert_eq!(scanned(&text, true), scanned(&text, false));
+        }
+
+        /// The same on digits spread out, with the separators numbers use.
+        #[test]
+        fn skipping_sparse_digits_finds_the_same_on_sparse_text(
+            parts in proptest::collection::vec(
+                ("[0-9]{1,5}", proptest::sample::select(vec![" ", "-", ") ", " (", ".", ", ", " and ", "/", "+", "DE", ":", "  "])),
+                0..30),
+        ) {
+            let text: String = parts.iter().map(|(d, s)| format!("{d}{s}")).collect();
+            proptest::prop_assert_eq!(scanned(&text, true), scanned(&text, false));
+        }
+    }
+
+    #[test]
+    fn dense_digits_are_found_across_groups() {
+        for pad in 0..130 {
+            let text = format!(
+                "{}+1 (415) 555-0132 and 4111 1111 1111 1111",
+                "a ".repeat(pad)
+            );
+            assert_eq!(scanned(&text, true), scanned(&text, false), "pad {pad}");
+            assert_eq!(scanned(&text, true).len(), 2, "pad {pad}");
+        }
     }
 
     #[test]
