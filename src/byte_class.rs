@@ -77,6 +77,53 @@ pub(crate) fn digit_mask(bytes: &[u8]) -> u64 {
     }
 }
 
+/// The first offset `p >= from` where `bytes[p..p + len]` are all in a class (`len` from 1 to
+/// [`GROUP`]), given the class's mask function (which clears bits past a short slice's end).
+/// A run that crosses into a group is the run ending the previous group, counted, joined to
+/// the one starting this one; a run inside a group shows as a bit of [`run_starts`].
+#[inline(always)]
+pub(crate) fn first_run(
+    bytes: &[u8],
+    from: usize,
+    len: usize,
+    mask_of: impl Fn(&[u8]) -> u64,
+) -> Option<usize> {
+    debug_assert!((1..=GROUP).contains(&len));
+    // Bytes in the class right before `at` (fewer than `len`).
+    let mut tail = 0;
+    let mut at = from;
+    while at < bytes.len() {
+        let mask = mask_of(&bytes[at..bytes.len().min(at + GROUP)]);
+        let lead = (!mask).trailing_zeros() as usize;
+        if tail + lead >= len {
+            return Some(at - tail);
+        }
+        let starts = run_starts(mask, len);
+        if starts != 0 {
+            return Some(at + starts.trailing_zeros() as usize);
+        }
+        // Not every byte is in the class (or `lead` would have reached `len`).
+        tail = (!mask).leading_zeros() as usize;
+        at += GROUP;
+    }
+    None
+}
+
+/// Bit `i` set where bits `i..i + len` of `mask` are all set (`len` from 1 to 64): runs of
+/// one bit, joined pairwise into runs of two, four, eight and so on, then topped up.
+#[inline(always)]
+pub(crate) fn run_starts(mut mask: u64, len: usize) -> u64 {
+    let mut have = 1;
+    while have * 2 <= len {
+        mask &= mask >> have;
+        have *= 2;
+    }
+    if have < len {
+        mask &= mask >> (len - have);
+    }
+    mask
+}
+
 /// Up to [`GROUP`] bytes, then zeros (in no class of this module).
 fn padded(bytes: &[u8]) -> [u8; GROUP] {
     let mut group = [0u8; GROUP];
@@ -209,6 +256,46 @@ mod tests {
                     super::sse2::range_mask(&group, low, high),
                     super::portable::range_mask(&group, low, high)
                 );
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// The first run of a class from any offset, for any length, is the first window of
+        /// that length whose bytes are all in the class.
+        #[test]
+        fn first_run_is_the_first_full_window(
+            text in proptest::collection::vec(proptest::sample::select(b"09a -".to_vec()), 0..300),
+            from in 0usize..300,
+            len in 1usize..=64,
+        ) {
+            let from = from.min(text.len());
+            let want = (from..text.len()).find(|&p| {
+                text.get(p..p + len).is_some_and(|w| w.iter().all(u8::is_ascii_digit))
+            });
+            proptest::prop_assert_eq!(super::first_run(&text, from, len, super::digit_mask), want);
+        }
+    }
+
+    #[test]
+    fn run_starts_marks_full_windows() {
+        for len in 1..=64 {
+            for mask in [
+                0u64,
+                u64::MAX,
+                0xFFFF_0000_FFFF_F0F0,
+                0x8000_0000_0000_0001,
+                0x00FF_FFFF_FF00_0000,
+            ] {
+                let got = super::run_starts(mask, len);
+                for i in 0..64 {
+                    let want = i + len <= 64 && (i..i + len).all(|b| (mask >> b) & 1 == 1);
+                    assert_eq!(
+                        (got >> i) & 1 == 1,
+                        want,
+                        "mask {mask:#x} len {len} bit {i}"
+                    );
+                }
             }
         }
     }

@@ -12,7 +12,7 @@ use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
-use crate::byte_class::{self, GROUP};
+use crate::byte_class;
 
 /// Shortest base64 run that is decoded (shorter runs are words and ids).
 pub(crate) const MIN_BASE64_LEN: usize = 24;
@@ -359,32 +359,12 @@ fn candidate_runs_with(
 /// (only the bytes from `from` on count).
 ///
 /// Encoding bytes are printable ASCII, so such a run lies inside a run of at least `len`
-/// printable bytes. Those are found 64 bytes at a time from one cheap mask (a run that crosses
-/// into the group is the run ending the previous one, counted, joined to the one starting this
-/// one; a run inside it shows as a bit of [`run_starts`]), and only they are read byte by
-/// byte. Prose, whose words are short and spaced, has few.
+/// printable bytes. Those are found 64 bytes at a time from one cheap mask
+/// ([`byte_class::first_run`]), and only they are read byte by byte. Prose, whose words are
+/// short and spaced, has few.
 fn next_long_run(bytes: &[u8], from: usize, len: usize) -> Option<usize> {
-    debug_assert!((1..=GROUP).contains(&len));
-    // Printable bytes right before `at` (fewer than `len`).
-    let mut tail = 0;
     let mut at = from;
-    while at < bytes.len() {
-        let mask = byte_class::printable_mask(&bytes[at..bytes.len().min(at + GROUP)]);
-        let lead = (!mask).trailing_zeros() as usize;
-        let starts = run_starts(mask, len);
-        let printable_run = if tail + lead >= len {
-            Some(at - tail)
-        } else if starts != 0 {
-            Some(at + starts.trailing_zeros() as usize)
-        } else {
-            None
-        };
-        let Some(run) = printable_run else {
-            // Not every byte is printable (or `lead` would have reached `len`).
-            tail = (!mask).leading_zeros() as usize;
-            at += GROUP;
-            continue;
-        };
+    while let Some(run) = byte_class::first_run(bytes, at, len, byte_class::printable_mask) {
         let end = bytes[run..]
             .iter()
             .position(|&b| !b.is_ascii_graphic())
@@ -398,24 +378,9 @@ fn next_long_run(bytes: &[u8], from: usize, len: usize) -> Option<usize> {
             }
         }
         // The byte at `end` is not printable: no run reaches across it.
-        tail = 0;
         at = end;
     }
     None
-}
-
-/// Bit `i` set where bits `i..i + len` of `mask` are all set (`len` from 1 to 64): runs of
-/// one bit, joined pairwise into runs of two, four, eight and so on, then topped up.
-fn run_starts(mut mask: u64, len: usize) -> u64 {
-    let mut have = 1;
-    while have * 2 <= len {
-        mask &= mask >> have;
-        have *= 2;
-    }
-    if have < len {
-        mask &= mask >> (len - have);
-    }
-    mask
 }
 
 /// Decodes base64 (standard or URL-safe, padded or not) up to `limit` output bytes. Stops at
@@ -569,29 +534,6 @@ mod tests {
                 text.get(s..s + len).is_some_and(|w| w.iter().all(|&b| is_run_byte(b)))
             });
             proptest::prop_assert_eq!(next_long_run(&text, from, len), want);
-        }
-    }
-
-    #[test]
-    fn run_starts_marks_full_windows() {
-        for len in 1..=64 {
-            for mask in [
-                0u64,
-                u64::MAX,
-                0xFFFF_0000_FFFF_F0F0,
-                0x8000_0000_0000_0001,
-                0x00FF_FFFF_FF00_0000,
-            ] {
-                let got = run_starts(mask, len);
-                for i in 0..64 {
-                    let want = i + len <= 64 && (i..i + len).all(|b| (mask >> b) & 1 == 1);
-                    assert_eq!(
-                        (got >> i) & 1 == 1,
-                        want,
-                        "mask {mask:#x} len {len} bit {i}"
-                    );
-                }
-            }
         }
     }
 
