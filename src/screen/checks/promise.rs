@@ -86,12 +86,17 @@ fn cased_at(b: &[u8], s: usize, word: &str) -> bool {
 /// The end of the first anchor (in list order, as a leftmost-first search would pick) that
 /// starts at `s` with an accepted letter case.
 fn anchor_at(b: &[u8], s: usize) -> Option<usize> {
-    if let Some(w) = ANCHOR_WORDS.iter().find(|w| cased_at(b, s, w)) {
+    // Only words with this first letter can be here: one compare turns the rest away.
+    let first = b[s].to_ascii_lowercase();
+    if let Some(w) = ANCHOR_WORDS
+        .iter()
+        .find(|w| w.as_bytes()[0] == first && cased_at(b, s, w))
+    {
         return Some(s + w.len());
     }
     ANCHOR_EXACT
         .iter()
-        .find(|w| b[s..].starts_with(w.as_bytes()))
+        .find(|w| w.as_bytes()[0].to_ascii_lowercase() == first && b[s..].starts_with(w.as_bytes()))
         .map(|w| s + w.len())
 }
 
@@ -407,11 +412,13 @@ enum Verb {
 
 /// Reads the word `w` as a commitment verb, if it is one.
 fn verb(b: &[u8], w: &Range<usize>, floor: usize) -> Option<Verb> {
-    let next = next_word(b, w.end);
-    let next2 = next.as_ref().and_then(|n| next_word(b, n.end));
-    let next_is = |x: &str| next.as_ref().is_some_and(|n| is(b, n, x));
-    let next_in = |l: &[&str]| next.as_ref().is_some_and(|n| one_of(b, n, l));
-    let next2_is = |x: &str| next2.as_ref().is_some_and(|n| is(b, n, x));
+    // The words after it are read only for the few words that need them (most words of a
+    // clause are none of these).
+    let next = || next_word(b, w.end);
+    let next2 = || next().and_then(|n| next_word(b, n.end));
+    let next_is = |x: &str| next().is_some_and(|n| is(b, &n, x));
+    let next_in = |l: &[&str]| next().is_some_and(|n| one_of(b, &n, l));
+    let next2_is = |x: &str| next2().is_some_and(|n| is(b, &n, x));
     let word = &b[w.clone()];
     let ends_ll = word.len() > 3 && word[word.len() - 3..].eq_ignore_ascii_case(b"'ll");
     if one_of(b, w, &["won't", "wont", "shan't"]) {
