@@ -8,8 +8,8 @@
 //! one test; then, by literal length, the whole three-byte literal, the four-byte prefix of a
 //! four- or five-byte one, or the six-byte prefix of a longer one (`your ` begins `your
 //! account` but is not let through); then it compares the literals bucketed under that
-//! length's hash, eight bytes at a time under a mask. Literals of one byte are looked up by that
-//! byte, of two bytes by a bit per pair.
+//! length's hash, their first sixteen bytes as two masked words. Literals of one byte are
+//! looked up by that byte, of two bytes by a bit per pair.
 //!
 //! Most literals need not be tested at every offset. A literal that starts with a letter or
 //! digit and is known to matter only at the start of a word (its pattern has `\b`, or a space
@@ -84,7 +84,10 @@ struct Entry {
     /// Lower-cased first (up to) eight bytes, and the mask of those that count.
     head: u64,
     mask: u64,
-    /// Longer than eight bytes: the rest is compared after the head.
+    /// The same for the next eight bytes (a zero mask for a literal of eight or fewer).
+    tail: u64,
+    tail_mask: u64,
+    /// Longer than sixteen bytes: the rest is compared after head and tail.
     long: bool,
     len: u32,
     literal: u32,
@@ -138,6 +141,15 @@ pub(crate) struct LiteralFilter {
     anywhere: Table,
     /// Some literal is found by a suffix, or at every offset: hits may come out of order.
     out_of_order: bool,
+}
+
+/// The mask of the first `n` bytes of a word (all of them from eight on).
+fn bytes_mask(n: usize) -> u64 {
+    if n >= 8 {
+        u64::MAX
+    } else {
+        (1u64 << (8 * n)) - 1
+    }
 }
 
 /// `bytes` (up to eight) as a little-endian word, zero-padded.
@@ -216,10 +228,10 @@ impl Table {
                 n => {
                     empty = false;
                     let head = lowercase8(word8(lit));
-                    let mask = if n >= 8 {
-                        u64::MAX
-                    } else {
-                        (1u64 << (8 * n)) - 1
+                    let mask = bytes_mask(n);
+                    let (tail, tail_mask) = match lit.get(8..) {
+                        Some(rest) => (lowercase8(word8(rest)), bytes_mask(rest.len())),
+                        None => (0, 0),
                     };
                     let (bits, h) = match n {
                         3 => (&mut bits3, hash(head as u32)),
@@ -237,7 +249,9 @@ impl Table {
                         Entry {
                             head: head & mask,
                             mask,
-                            long: n > 8,
+                            tail: tail & tail_mask,
+                            tail_mask,
+                            long: n > 16,
                             len: n as u32,
                             literal: i,
                             back,
@@ -277,16 +291,17 @@ impl Table {
         test(&self.gate3, hash(key as u32)) | self.short_any[(key & 0xFF) as usize]
     }
 
-    /// Whether a literal of three bytes or more (`long`), or of one or two (`short`), may start
-    /// where the eight bytes are `key`, by the exact-length bitmaps.
+    /// Which exact-length bitmaps let a literal start where the eight bytes are `key`:
+    /// [`SIX`] (six bytes or more), [`FOUR`] (four or five), [`THREE`], [`SHORT`] (one or two);
+    /// zero for none.
     #[inline(always)]
-    fn lengths(&self, key: u64) -> (bool, bool) {
+    fn lengths(&self, key: u64) -> u32 {
         let k = key as u32;
-        let long = test(&self.bits6, hash6(key))
-            | test(&self.bits4, hash4(k))
-            | test(&self.bits3, hash(k));
         let short = self.short_first[(key & 0xFF) as usize] | test(&self.bits2, pair(key));
-        (long, short)
+        (u32::from(test(&self.bits6, hash6(key))) * SIX)
+            | (u32::from(test(&self.bits4, hash4(k))) * FOUR)
+            | (u32::from(test(&self.bits3, hash(k))) * THREE)
+            | (u32::from(short) * SHORT)
     }
 
     /// Tests offset `i`, whose eight bytes (zeros past the end) are `key`.
@@ -302,68 +317,67 @@ impl Table {
         if !self.gate(key) {
             return;
         }
-        let (long, short) = self.lengths(key);
-        if long | short {
-            self.candidate(literals, hay, i, key, long, short, hit);
+        let lengths = self.lengths(key);
+        if lengths != 0 {
+            let keys = (key, key_at(hay, i + 8));
+            self.candidate(literals, hay, i, keys, lengths, hit);
         }
     }
 
-    /// The slow path at an offset the bitmaps let through.
+    /// The slow path at an offset the bitmaps let through: `keys` are the eight bytes there
+    /// and the eight after (zeros past the end), `lengths` the bitmaps that passed.
     #[inline(never)]
-    #[allow(clippy::too_many_arguments)] // the hot loop's state, passed rather than rebuilt
     fn candidate(
         &self,
         literals: &[Vec<u8>],
         hay: &[u8],
         at: usize,
-        key: u64,
-        long: bool,
-        short: bool,
+        keys: (u64, u64),
+        lengths: u32,
         hit: &mut impl FnMut(usize, usize),
     ) {
-        if long {
-            // The bitmap tests again, one per length (the hot loop only needed whether any
-            // passed); each bucket once, as two lengths' hashes may name the same one.
-            let lower = lowercase8(key);
-            let h6 = hash6(key);
-            let h4 = hash4(key as u32);
-            let h3 = hash(key as u32);
-            let b6 = test(&self.bits6, h6);
-            let b4 = test(&self.bits4, h4) && !(b6 && h4 == h6);
-            let b3 = test(&self.bits3, h3) && !(b6 && h3 == h6) && !(b4 && h3 == h4);
-            if b6 {
-                self.bucket_at(literals, hay, at, lower, h6, hit);
-            }
-            if b4 {
-                self.bucket_at(literals, hay, at, lower, h4, hit);
-            }
-            if b3 {
-                self.bucket_at(literals, hay, at, lower, h3, hit);
-            }
+        let (key, next) = keys;
+        let lower = (lowercase8(key), lowercase8(next));
+        let h6 = (lengths & SIX != 0).then(|| hash6(key));
+        let h4 = (lengths & FOUR != 0).then(|| hash4(key as u32));
+        let h3 = (lengths & THREE != 0).then(|| hash(key as u32));
+        // Each bucket once, as two lengths' hashes may name the same one.
+        if let Some(h) = h6 {
+            self.bucket_at(literals, hay, at, lower, h, hit);
         }
-        if short {
+        if let Some(h) = h4.filter(|&h| Some(h) != h6) {
+            self.bucket_at(literals, hay, at, lower, h, hit);
+        }
+        if let Some(h) = h3.filter(|&h| Some(h) != h6 && Some(h) != h4) {
+            self.bucket_at(literals, hay, at, lower, h, hit);
+        }
+        if lengths & SHORT != 0 {
             self.short_at(literals, hay, at, hit);
         }
     }
 
+    #[inline(always)]
     fn bucket_at(
         &self,
         literals: &[Vec<u8>],
         hay: &[u8],
         at: usize,
-        lower: u64,
+        lower: (u64, u64),
         h: usize,
         hit: &mut impl FnMut(usize, usize),
     ) {
         let bucket = self.bucket_start[h] as usize..self.bucket_start[h + 1] as usize;
         for e in &self.entries[bucket] {
-            if lower & e.mask != e.head || at + e.len as usize > hay.len() {
+            if lower.0 & e.mask != e.head
+                || lower.1 & e.tail_mask != e.tail
+                || at + e.len as usize > hay.len()
+            {
                 continue;
             }
             let lit = e.literal as usize;
             let l = &literals[lit];
             let back = e.back as usize;
-            if e.long && !hay[at + 8..at + l.len() - back].eq_ignore_ascii_case(&l[back + 8..]) {
+            if e.long && !hay[at + 16..at + l.len() - back].eq_ignore_ascii_case(&l[back + 16..]) {
                 continue;
             }
             if back > 0 && !starts_before(hay, at, &l[..back]) {
@@ -400,14 +414,23 @@ impl Table {
     }
 }
 
+/// The exact-length bitmaps an offset passed ([`Table::lengths`]), as bits.
+const SHORT: u32 = 1;
+const THREE: u32 = 2;
+const FOUR: u32 = 4;
+const SIX: u32 = 8;
+/// Bits the lengths take in a staged offset.
+const LENGTH_BITS: u32 = 4;
+
 /// Bytes of text staged at a time by the word-start pass (a multiple of 64; its two offset
 /// arrays, 4 KiB each, stay in L1).
 const STAGE: usize = 1024;
 // Offsets within a block are masked with `STAGE - 1` (see `word_start_pass`).
 const _: () = assert!(STAGE.is_power_of_two() && STAGE % GROUP == 0);
-/// A block and what follows it in the window: eight bytes for the last offset's key, and room
-/// for the last group to be read whole.
+/// A block and what follows it in the window: sixteen bytes for the last offset's keys, and
+/// room for the last group to be read whole.
 const WINDOW: usize = STAGE + GROUP;
+const _: () = assert!(GROUP >= 16);
 
 /// Appends `base` plus the position of each set bit of `mask` to `out[n..]` and returns the
 /// new length. One loop per 64 bytes of text: its exit is the only branch on the text, where
@@ -552,6 +575,13 @@ impl LiteralFilter {
                 word.copy_from_slice(&window[at..at + 8]);
                 u64::from_le_bytes(word)
             };
+            // The eight bytes after those (the window holds them).
+            let next_key = |at: u32| {
+                let at = (at as usize & (STAGE - 1)) + 8;
+                let mut word = [0u8; 8];
+                word.copy_from_slice(&window[at..at + 8]);
+                u64::from_le_bytes(word)
+            };
             let len = end - block;
             let mut n = 0;
             for k in 0..len.div_ceil(GROUP) {
@@ -566,16 +596,16 @@ impl LiteralFilter {
             let mut c = 0;
             for k in 0..g {
                 let at = kept[k];
-                let (long, short) = table.lengths(key(at));
-                // Flags in the low bits, so one array holds offset and flags.
-                kept[c] = at << 2 | u32::from(long) << 1 | u32::from(short);
-                c += usize::from(long | short);
+                let lengths = table.lengths(key(at));
+                // The lengths in the low bits, so one array holds offset and lengths.
+                kept[c] = at << LENGTH_BITS | lengths;
+                c += usize::from(lengths != 0);
             }
             for &entry in &kept[..c] {
-                let (long, short) = (entry & 2 != 0, entry & 1 != 0);
-                let k = key(entry >> 2);
-                let at = block + (entry >> 2) as usize;
-                table.candidate(&self.literals, hay, at, k, long, short, hit);
+                let at = entry >> LENGTH_BITS;
+                let keys = (key(at), next_key(at));
+                let lengths = entry & ((1 << LENGTH_BITS) - 1);
+                table.candidate(&self.literals, hay, block + at as usize, keys, lengths, hit);
             }
             block = end;
         }
@@ -822,18 +852,20 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
         /// Texts of several blocks, with literals planted across the block boundaries and at
         /// the very end: the same hits as brute force.
         #[test]
         fn literals_across_block_boundaries(
             filler in "[a-z]{1,7}( [a-z]{1,7}){0,3}[.,]? ",
             len in 2050usize..3200,
-            plants in proptest::collection::vec((0usize..4, 0usize..12, 0usize..6), 1..8),
+            plants in proptest::collection::vec((0usize..4, 0usize..24, 0usize..14), 1..8),
         ) {
+            // Literals of every length class: a head only, head and tail, and longer than both.
             let literals = [("your ac", true), ("acc", true), ("no ", true), (".a", true),
                 ("=", true), ("aaa", true), ("z9", true), ("token", false), ("k", true),
-                ("-x", true)];
+                ("-x", true), ("immediately", true), ("password=", false),
+                ("instructions:", true), ("ignore all previous rules", true)];
             let mut text = filler.repeat(len / filler.len() + 1);
             text.truncate(len);
             for (at, back, which) in plants {
