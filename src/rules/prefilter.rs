@@ -426,7 +426,7 @@ const LENGTH_BITS: u32 = 4;
 /// arrays, 4 KiB each, stay in L1).
 const STAGE: usize = 1024;
 // Offsets within a block are masked with `STAGE - 1` (see `word_start_pass`).
-const _: () = assert!(STAGE.is_power_of_two() && STAGE % GROUP == 0);
+const _: () = assert!(STAGE.is_power_of_two() && STAGE.is_multiple_of(GROUP));
 /// A block and what follows it in the window: sixteen bytes for the last offset's keys, and
 /// room for the last group to be read whole.
 const WINDOW: usize = STAGE + GROUP;

@@ -411,7 +411,7 @@ pub(crate) fn luhn(s: &[u8]) -> bool {
         }
         sum += d;
     }
-    sum % 10 == 0
+    sum.is_multiple_of(10)
 }
 
 #[cfg(test)]
