@@ -23,9 +23,9 @@
 //! offset; the embedded rules have none, so that pass does not run for them.
 //!
 //! The word-start pass runs in stages over blocks of text, each a loop with no branch that
-//! depends on the text but one exit per 64 bytes: the offsets to test are written out (from a
-//! 64-bit mask per 64 bytes), those that pass the three-byte bitmap kept, then those that pass
-//! an exact-length bitmap; only those are compared. Testing
+//! depends on the text but one exit per 64 bytes: the offsets to test are taken from a 64-bit
+//! mask per 64 bytes and those that pass the three-byte bitmap kept, then those that pass an
+//! exact-length bitmap; only those are compared. Testing
 //! offset by offset, with a branch after each bitmap, mispredicted at every other word of
 //! varied text (a benchmark that repeats one paragraph hides this: the predictor learns it).
 
@@ -422,8 +422,8 @@ const SIX: u32 = 8;
 /// Bits the lengths take in a staged offset.
 const LENGTH_BITS: u32 = 4;
 
-/// Bytes of text staged at a time by the word-start pass (a multiple of 64; its two offset
-/// arrays, 4 KiB each, stay in L1).
+/// Bytes of text staged at a time by the word-start pass (a multiple of 64; its offset array,
+/// 4 KiB, stays in L1).
 const STAGE: usize = 1024;
 // Offsets within a block are masked with `STAGE - 1` (see `word_start_pass`).
 const _: () = assert!(STAGE.is_power_of_two() && STAGE.is_multiple_of(GROUP));
@@ -431,19 +431,6 @@ const _: () = assert!(STAGE.is_power_of_two() && STAGE.is_multiple_of(GROUP));
 /// room for the last group to be read whole.
 const WINDOW: usize = STAGE + GROUP;
 const _: () = assert!(GROUP >= 16);
-
-/// Appends `base` plus the position of each set bit of `mask` to `out[n..]` and returns the
-/// new length. One loop per 64 bytes of text: its exit is the only branch on the text, where
-/// a loop per word mispredicted at nearly every word of varied prose.
-#[inline(always)]
-fn flatten(mut mask: u64, base: u32, out: &mut [u32], mut n: usize) -> usize {
-    while mask != 0 {
-        out[n] = base + mask.trailing_zeros();
-        n += 1;
-        mask &= mask - 1;
-    }
-    n
-}
 
 /// Whether `prefix` ends right before offset `at` of `hay` (ASCII case-insensitively).
 fn starts_before(hay: &[u8], at: usize, prefix: &[u8]) -> bool {
@@ -542,7 +529,7 @@ impl LiteralFilter {
 
     /// Three stages per block of text, each a loop without a branch per offset, so varied
     /// text does not cost a mispredicted branch at every other word: the probe offsets are
-    /// marked ([`probe_mask`]) and written out, those passing the gate kept, then those
+    /// marked ([`probe_mask`]), those passing the gate kept, then those
     /// passing an exact-length bitmap; only those reach [`Table::candidate`], in order.
     fn word_start_pass(
         &self,
@@ -551,11 +538,11 @@ impl LiteralFilter {
         hit: &mut impl FnMut(usize, usize),
     ) {
         let table = &self.at_word_starts;
-        // Offsets within the block (a probe per byte at most, plus the slack `flatten` writes).
-        if stage.len() < 2 * (STAGE + 8) {
-            stage.resize(2 * (STAGE + 8), 0);
+        // Offsets within the block that pass the gate (a probe per byte at most).
+        if stage.len() < STAGE {
+            stage.resize(STAGE, 0);
         }
-        let (probed, kept) = stage.split_at_mut(STAGE + 8);
+        let kept = &mut stage[..STAGE];
         // The block and the bytes after it, zeros past the end of the text: the keys of its
         // offsets are read from here without a test for the end, and its groups of 64 bytes
         // are classed from here whole.
@@ -583,15 +570,19 @@ impl LiteralFilter {
                 u64::from_le_bytes(word)
             };
             let len = end - block;
-            let mut n = 0;
-            for k in 0..len.div_ceil(GROUP) {
-                let probes = probe_mask(&window, k, len, &mut prev_alnum);
-                n = flatten(probes, (k * GROUP) as u32, probed, n);
-            }
             let mut g = 0;
-            for &at in &probed[..n] {
-                kept[g] = at;
-                g += usize::from(table.gate(key(at)));
+            for k in 0..len.div_ceil(GROUP) {
+                let mut probes = probe_mask(&window, k, len, &mut prev_alnum);
+                let base = (k * GROUP) as u32;
+                // One loop per 64 bytes of text: its exit is the only branch on the text, where
+                // a loop per word mispredicted at nearly every word of varied prose. Every
+                // probe is written; only those through the gate are kept.
+                while probes != 0 {
+                    let at = base + probes.trailing_zeros();
+                    kept[g] = at;
+                    g += usize::from(table.gate(key(at)));
+                    probes &= probes - 1;
+                }
             }
             let mut c = 0;
             for k in 0..g {
@@ -914,22 +905,6 @@ mod tests {
                     break;
                 }
             }
-        }
-    }
-
-    proptest::proptest! {
-        /// The offsets written out for a mask are its set bits, in order.
-        #[test]
-        fn flattened_offsets_are_the_set_bits(
-            mask in proptest::num::u64::ANY,
-            base in 0u32..1024,
-            n in 0usize..8,
-        ) {
-            let mut out = vec![u32::MAX; n + 64];
-            let end = super::flatten(mask, base, &mut out, n);
-            let want: Vec<u32> = (0..64u32).filter(|&j| (mask >> j) & 1 == 1).map(|j| base + j).collect();
-            proptest::prop_assert_eq!(&out[n..end], &want[..]);
-            proptest::prop_assert!(out[..n].iter().all(|&o| o == u32::MAX));
         }
     }
 
