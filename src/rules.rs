@@ -652,8 +652,9 @@ pub(crate) struct RuleSet {
     /// `literal_uses[i]` says.
     filter: LiteralFilter,
     literal_uses: Vec<LiteralUse>,
-    /// Rules without keywords: candidates on every text.
-    always: Vec<u32>,
+    /// Per rule, whether it is a candidate on every text (it has no keywords): where a scan's
+    /// candidates start from, copied whole.
+    always_candidate: Vec<bool>,
     /// Those of `always` without an anchor: they run on every text.
     always_unanchored: Vec<u32>,
     /// Per rule: every anchor literal holds one of its keywords, so a match implies one.
@@ -772,14 +773,18 @@ impl RuleSet {
                     .flatten()
             })
             .collect();
+        let mut always_candidate = vec![false; rules.len()];
+        for &i in &always {
+            always_candidate[i as usize] = true;
+        }
         Ok(RuleSet {
+            always_candidate,
+            always_unanchored,
             keyword_reach,
             keywords_implied,
             rules,
             filter: LiteralFilter::new(literals),
             literal_uses,
-            always,
-            always_unanchored,
             scratch: Mutex::new(Vec::new()),
         })
     }
@@ -865,13 +870,10 @@ impl RuleSet {
         } = scratch;
         let n = self.rules.len();
         candidate.clear();
-        candidate.resize(n, false);
+        candidate.extend_from_slice(&self.always_candidate);
         keyed.clear();
         touched.clear();
         offsets.resize_with(n, Vec::new);
-        for &i in &self.always {
-            candidate[i as usize] = true;
-        }
         let hay = view.as_str().as_bytes();
         let mixed = self.filter.out_of_order();
         self.filter.for_each_hit(hay, stage, |lit, at| {
