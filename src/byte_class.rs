@@ -56,24 +56,35 @@ pub(crate) fn space_masks(group: &[u8; GROUP]) -> SpaceMasks {
 /// [`GROUP`] bytes (bits past the end of a shorter slice are clear).
 #[inline(always)]
 pub(crate) fn printable_mask(bytes: &[u8]) -> u64 {
-    match <&[u8; GROUP]>::try_from(bytes) {
-        #[cfg(target_arch = "x86_64")]
-        Ok(group) => sse2::range_mask(group, 0x21, 0x7E),
-        #[cfg(not(target_arch = "x86_64"))]
-        Ok(group) => portable::range_mask(group, 0x21, 0x7E),
-        Err(_) => printable_mask(&padded(bytes)),
-    }
+    range_mask(bytes, 0x21, 0x7E)
 }
 
 /// ASCII digits among up to [`GROUP`] bytes (bits past the end of a shorter slice are clear).
 #[inline(always)]
 pub(crate) fn digit_mask(bytes: &[u8]) -> u64 {
-    match <&[u8; GROUP]>::try_from(bytes) {
-        #[cfg(target_arch = "x86_64")]
-        Ok(group) => sse2::range_mask(group, b'0', b'9'),
-        #[cfg(not(target_arch = "x86_64"))]
-        Ok(group) => portable::range_mask(group, b'0', b'9'),
-        Err(_) => digit_mask(&padded(bytes)),
+    range_mask(bytes, b'0', b'9')
+}
+
+/// Bytes from `low` to `high` (`low` above zero) among up to [`GROUP`] bytes. A shorter slice
+/// is read from a zero-padded copy (not by recursion, which would keep this from being inlined
+/// into the loops that call it).
+#[inline(always)]
+fn range_mask(bytes: &[u8], low: u8, high: u8) -> u64 {
+    let copy;
+    let group = match <&[u8; GROUP]>::try_from(bytes) {
+        Ok(group) => group,
+        Err(_) => {
+            copy = padded(bytes);
+            &copy
+        }
+    };
+    #[cfg(target_arch = "x86_64")]
+    {
+        sse2::range_mask(group, low, high)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        portable::range_mask(group, low, high)
     }
 }
 
