@@ -7,6 +7,12 @@
 //! byte loops cannot get `pmovmskb` from the compiler: they gather the bits with a multiply per
 //! eight bytes, which costs more than the compares. Elsewhere the portable code runs.
 
+// The implementation this target runs.
+#[cfg(not(target_arch = "x86_64"))]
+use portable as classes;
+#[cfg(target_arch = "x86_64")]
+use sse2 as classes;
+
 /// Bytes per group: one bit each in a `u64`.
 pub(crate) const GROUP: usize = 64;
 
@@ -21,14 +27,7 @@ pub(crate) struct WordMasks {
 /// [`WordMasks`] of one group.
 #[inline(always)]
 pub(crate) fn word_masks(group: &[u8; GROUP]) -> WordMasks {
-    #[cfg(target_arch = "x86_64")]
-    {
-        sse2::word_masks(group)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        portable::word_masks(group)
-    }
+    classes::word_masks(group)
 }
 
 /// Whitespace (a space, or tab through carriage return) and the whitespace that may stand for
@@ -42,14 +41,7 @@ pub(crate) struct SpaceMasks {
 /// [`SpaceMasks`] of one group.
 #[inline(always)]
 pub(crate) fn space_masks(group: &[u8; GROUP]) -> SpaceMasks {
-    #[cfg(target_arch = "x86_64")]
-    {
-        sse2::space_masks(group)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        portable::space_masks(group)
-    }
+    classes::space_masks(group)
 }
 
 /// Printable ASCII (`0x21..=0x7E`: no whitespace, control or non-ASCII byte) among up to
@@ -78,14 +70,7 @@ fn range_mask(bytes: &[u8], low: u8, high: u8) -> u64 {
             &copy
         }
     };
-    #[cfg(target_arch = "x86_64")]
-    {
-        sse2::range_mask(group, low, high)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        portable::range_mask(group, low, high)
-    }
+    classes::range_mask(group, low, high)
 }
 
 /// The first offset `p >= from` where `bytes[p..p + len]` are all in a class (`len` from 1 to

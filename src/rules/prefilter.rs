@@ -556,19 +556,14 @@ impl LiteralFilter {
             window[have..].fill(0);
             // Offsets in the block are below `STAGE`, a power of two: the mask changes none,
             // and shows the compiler the eight bytes are in the window.
-            let key = |at: u32| {
-                let at = at as usize & (STAGE - 1);
+            // `skip` is 0 for an offset's key, 8 for the eight bytes after it.
+            let word_at = |at: u32, skip: usize| {
+                let at = (at as usize & (STAGE - 1)) + skip;
                 let mut word = [0u8; 8];
                 word.copy_from_slice(&window[at..at + 8]);
                 u64::from_le_bytes(word)
             };
-            // The eight bytes after those (the window holds them).
-            let next_key = |at: u32| {
-                let at = (at as usize & (STAGE - 1)) + 8;
-                let mut word = [0u8; 8];
-                word.copy_from_slice(&window[at..at + 8]);
-                u64::from_le_bytes(word)
-            };
+            let key = |at: u32| word_at(at, 0);
             let len = end - block;
             let mut g = 0;
             for k in 0..len.div_ceil(GROUP) {
@@ -594,7 +589,7 @@ impl LiteralFilter {
             }
             for &entry in &kept[..c] {
                 let at = entry >> LENGTH_BITS;
-                let keys = (key(at), next_key(at));
+                let keys = (key(at), word_at(at, 8));
                 let lengths = entry & ((1 << LENGTH_BITS) - 1);
                 table.candidate(&self.literals, hay, block + at as usize, keys, lengths, hit);
             }
