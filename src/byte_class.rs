@@ -57,6 +57,21 @@ pub(crate) fn digit_mask(bytes: &[u8]) -> u64 {
     range_mask(bytes, b'0', b'9')
 }
 
+/// ASCII hex digits (`[0-9A-Fa-f]`) among up to [`GROUP`] bytes (bits past the end of a
+/// shorter slice are clear).
+#[inline(always)]
+pub(crate) fn hex_mask(bytes: &[u8]) -> u64 {
+    let copy;
+    let group = match <&[u8; GROUP]>::try_from(bytes) {
+        Ok(group) => group,
+        Err(_) => {
+            copy = padded(bytes);
+            &copy
+        }
+    };
+    classes::hex_mask(group)
+}
+
 /// Bytes from `low` to `high` (`low` above zero) among up to [`GROUP`] bytes. A shorter slice
 /// is read from a zero-padded copy (not by recursion, which would keep this from being inlined
 /// into the loops that call it).
@@ -201,6 +216,20 @@ mod sse2 {
         }
         out
     }
+
+    #[inline(always)]
+    pub(super) fn hex_mask(group: &[u8; GROUP]) -> u64 {
+        let mut out = 0;
+        for (k, chunk) in group.chunks_exact(16).enumerate() {
+            let mut lanes = [0u8; 16];
+            lanes.copy_from_slice(chunk);
+            let c = load_unaligned_m128i(&lanes);
+            let digit = at_most(sub_i8_m128i(c, splat(b'0')), 9);
+            let letter = at_most(sub_i8_m128i(bitor_m128i(c, splat(0x20)), splat(b'a')), 5);
+            out |= bits(bitor_m128i(digit, letter)) << (16 * k);
+        }
+        out
+    }
 }
 
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
@@ -235,6 +264,14 @@ mod portable {
         }
         out
     }
+
+    pub(super) fn hex_mask(group: &[u8; GROUP]) -> u64 {
+        let mut out = 0;
+        for (k, &c) in group.iter().enumerate() {
+            out |= u64::from(c.is_ascii_hexdigit()) << k;
+        }
+        out
+    }
 }
 
 #[cfg(test)]
@@ -253,6 +290,7 @@ mod tests {
                     super::portable::range_mask(&group, low, high)
                 );
             }
+            proptest::prop_assert_eq!(super::sse2::hex_mask(&group), super::portable::hex_mask(&group));
         }
     }
 
@@ -302,6 +340,7 @@ mod tests {
         for n in 0..64 {
             assert_eq!(super::digit_mask(&bytes[..n]), (1u64 << n) - 1);
             assert_eq!(super::printable_mask(&bytes[..n]), (1u64 << n) - 1);
+            assert_eq!(super::hex_mask(&bytes[..n]), (1u64 << n) - 1);
         }
         assert_eq!(super::digit_mask(&bytes), u64::MAX);
     }
@@ -327,6 +366,11 @@ mod tests {
                 assert_eq!(
                     (super::printable_mask(&group) >> k) & 1 == 1,
                     printable,
+                    "{c:#x}"
+                );
+                assert_eq!(
+                    (super::hex_mask(&group) >> k) & 1 == 1,
+                    c.is_ascii_hexdigit(),
                     "{c:#x}"
                 );
             }
