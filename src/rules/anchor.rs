@@ -35,8 +35,10 @@ pub(crate) struct Anchor {
     pub(crate) max_offset: usize,
     /// ASCII-lowercased, sorted, compared ASCII case-insensitively.
     pub(crate) literals: Vec<Vec<u8>>,
-    /// The bytes a match can start with, sorted, when the literal may begin after the start
-    /// and the set is known: a confirmation skips every other start in front of the literal.
+    /// The bytes a match can start with (case as written), sorted, when the set is known: a
+    /// confirmation skips every other start in front of the literal, and drops a literal the
+    /// prefilter found in the other case (`account` for `\bAC[0-9a-f]{32}`) before the
+    /// pattern's DFA is touched.
     pub(crate) first_bytes: Option<Vec<u8>>,
     /// Every occurrence a match needs starts a word: a literal that starts with a word byte
     /// (`[A-Za-z0-9_]`) is always preceded there by a byte that is not one, or by nothing.
@@ -48,9 +50,7 @@ pub(crate) struct Anchor {
 pub(crate) fn literal_anchor(hir: &Hir) -> Option<Anchor> {
     let mut anchor = anchor_of(&fold_ascii_case(hir), Before::Unknown)?;
     strip_leading_space(&mut anchor);
-    if anchor.max_offset > 0 {
-        anchor.first_bytes = first_bytes(hir);
-    }
+    anchor.first_bytes = first_bytes(hir);
     Some(anchor)
 }
 

@@ -246,10 +246,17 @@ fn tokens(line: &str) -> impl Iterator<Item = Token<'_>> {
                     while i < b.len() && is_word_byte(b[i]) {
                         i += 1;
                     }
-                    // A dash on its own (" - ") is punctuation, not a word.
-                    let w = line[s..i].trim_matches(|ch| ch == '-' || ch == '\'');
-                    if !w.is_empty() {
-                        return Some(Token::Word(w));
+                    // Apostrophes and hyphens are trimmed off the ends (bytes, not chars: both
+                    // are ASCII); a dash on its own (" - ") is punctuation, not a word.
+                    let (mut from, mut to) = (s, i);
+                    while from < to && matches!(b[from], b'-' | b'\'') {
+                        from += 1;
+                    }
+                    while to > from && matches!(b[to - 1], b'-' | b'\'') {
+                        to -= 1;
+                    }
+                    if from < to {
+                        return Some(Token::Word(&line[from..to]));
                     }
                 }
                 c @ (None | Some(b'.' | b'!' | b'?' | b';' | b':')) => {
