@@ -38,9 +38,17 @@ pub(crate) struct SpaceMasks {
     pub(crate) plain: u64,
 }
 
-/// [`SpaceMasks`] of one group.
+/// [`SpaceMasks`] of up to [`GROUP`] bytes (bits past the end of a shorter slice are clear).
 #[inline(always)]
-pub(crate) fn space_masks(group: &[u8; GROUP]) -> SpaceMasks {
+pub(crate) fn space_masks(bytes: &[u8]) -> SpaceMasks {
+    let copy;
+    let group = match <&[u8; GROUP]>::try_from(bytes) {
+        Ok(group) => group,
+        Err(_) => {
+            copy = padded(bytes);
+            &copy
+        }
+    };
     classes::space_masks(group)
 }
 
@@ -341,6 +349,9 @@ mod tests {
             assert_eq!(super::digit_mask(&bytes[..n]), (1u64 << n) - 1);
             assert_eq!(super::printable_mask(&bytes[..n]), (1u64 << n) - 1);
             assert_eq!(super::hex_mask(&bytes[..n]), (1u64 << n) - 1);
+            let spaces = [b' '; 64];
+            assert_eq!(super::space_masks(&spaces[..n]).space, (1u64 << n) - 1);
+            assert_eq!(super::space_masks(&spaces[..n]).plain, (1u64 << n) - 1);
         }
         assert_eq!(super::digit_mask(&bytes), u64::MAX);
     }
