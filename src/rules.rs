@@ -1869,18 +1869,16 @@ negative_examples = ["reveal your order"]
     fn anchors_cover_case_and_leading_context() {
         let anchor = |p: &str| literal_anchor(&parse_hir(p).unwrap());
         // Case folds away; whitespace in a view is one space or newline, so literals go on
-        // past `\s+`, up to eight bytes.
+        // past `\s+`, up to eight bytes, with the newline written as a space (the prefilter
+        // takes one for the other).
         let a = anchor(r"(?i)\b(?:ignore|disregard)\s+previous").unwrap();
         assert_eq!(a.max_offset, 0);
         let lits = |v: &[&str]| v.iter().map(|s| s.as_bytes().to_vec()).collect::<Vec<_>>();
-        assert_eq!(a.literals, lits(&["disregar", "ignore\np", "ignore p"]));
+        assert_eq!(a.literals, lits(&["disregar", "ignore p"]));
         // Leading context of bounded length: the literal may start a few bytes in.
         let a = anchor(r"(?:^|\n)[^\w\n]{0,3}(?:Human|Assistant)\s*:").unwrap();
         assert_eq!(a.max_offset, 4);
-        assert_eq!(
-            a.literals,
-            lits(&["assistan", "human\n:", "human :", "human:"])
-        );
+        assert_eq!(a.literals, lits(&["assistan", "human :", "human:"]));
         // A match may start only with `x` or `y`: confirmations skip other starts.
         let a = anchor(r"[xy][a-z]{0,3}\.secret").unwrap();
         assert_eq!(a.max_offset, 4);

@@ -33,7 +33,8 @@ const MAX_LITERAL_OFFSET: usize = 32;
 pub(crate) struct Anchor {
     /// How far after a match's start its literal may begin.
     pub(crate) max_offset: usize,
-    /// ASCII-lowercased, sorted, compared ASCII case-insensitively.
+    /// ASCII-lowercased, newlines as spaces, sorted; compared ASCII case-insensitively with a
+    /// newline in the text taken for a space.
     pub(crate) literals: Vec<Vec<u8>>,
     /// The bytes a match can start with (case as written), sorted, when the set is known: a
     /// confirmation skips every other start in front of the literal, and drops a literal the
@@ -640,6 +641,14 @@ fn prefix_literals(hir: &Hir) -> Option<Vec<Vec<u8>>> {
         .iter()
         .map(|l| l.as_bytes().to_ascii_lowercase())
         .filter(|l| could_be_in_view(l))
+        // The prefilter takes a newline for a space: `your\s+system` is one literal, not two,
+        // and the cap on literals per pattern cuts fewer of them short.
+        .map(|mut l| {
+            l.iter_mut()
+                .filter(|b| **b == b'\n')
+                .for_each(|b| *b = b' ');
+            l
+        })
         .collect();
     few_literals(literals)
 }

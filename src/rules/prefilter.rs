@@ -1,5 +1,7 @@
 //! The literal prefilter: every occurrence of every keyword and anchor literal, ASCII
-//! case-insensitively, in one pass over the view.
+//! case-insensitively and with a newline taken for a space (the view's two whitespace bytes:
+//! a pattern's `\s` then needs one literal where it needed one per byte), in one pass over the
+//! view.
 //!
 //! An Aho-Corasick automaton over a few thousand literals walks a transition table too large
 //! for the L1 cache and runs at about 200 MB/s here, even on text where no literal occurs. This
@@ -41,6 +43,29 @@ const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGH: u64 = ONES * 0x80;
 
 use crate::byte_class::{GROUP, word_masks};
+
+/// A byte as literals are compared: ASCII lower case, a newline as a space.
+fn fold_byte(b: u8) -> u8 {
+    if b == b'\n' {
+        b' '
+    } else {
+        b.to_ascii_lowercase()
+    }
+}
+
+/// Whether `text` equals `literal` (already folded by [`fold_byte`]) once folded.
+fn eq_folded(text: &[u8], literal: &[u8]) -> bool {
+    text.len() == literal.len() && text.iter().zip(literal).all(|(&t, &l)| fold_byte(t) == l)
+}
+
+/// Eight bytes with every newline turned into a space.
+fn newlines_to_spaces(word: u64) -> u64 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let t = word ^ (ONES * u64::from(b'\n'));
+    // The high bit of every byte of `t` that is not zero (no carries between bytes).
+    let nonzero = ((t & LOW7).wrapping_add(LOW7) | t) & HIGH;
+    word ^ (((!nonzero & HIGH) >> 7) * u64::from(b'\n' ^ b' '))
+}
 
 /// Eight bytes with the ASCII upper-case letters lower-cased and nothing else changed.
 fn lowercase8(word: u64) -> u64 {
@@ -216,12 +241,18 @@ impl Table {
                     let first = lit[0];
                     short_any[usize::from(first.to_ascii_lowercase())] = true;
                     short_any[usize::from(first.to_ascii_uppercase())] = true;
+                    if first == b' ' {
+                        short_any[usize::from(b'\n')] = true;
+                    }
                     if let [a, b] = lit[..] {
                         let h = pair(u64::from(a) | u64::from(b) << 8);
                         bits2[h / 64] |= 1 << (h % 64);
                     } else {
                         short_first[usize::from(first.to_ascii_lowercase())] = true;
                         short_first[usize::from(first.to_ascii_uppercase())] = true;
+                        if first == b' ' {
+                            short_first[usize::from(b'\n')] = true;
+                        }
                     }
                     short.push((first.to_ascii_lowercase(), i, back));
                 }
@@ -377,7 +408,7 @@ impl Table {
             let lit = e.literal as usize;
             let l = &literals[lit];
             let back = e.back as usize;
-            if e.long && !hay[at + 16..at + l.len() - back].eq_ignore_ascii_case(&l[back + 16..]) {
+            if e.long && !eq_folded(&hay[at + 16..at + l.len() - back], &l[back + 16..]) {
                 continue;
             }
             if back > 0 && !starts_before(hay, at, &l[..back]) {
@@ -394,7 +425,7 @@ impl Table {
         at: usize,
         hit: &mut impl FnMut(usize, usize),
     ) {
-        let first = hay[at].to_ascii_lowercase();
+        let first = fold_byte(hay[at]);
         let from = self.short.partition_point(|&(b, _, _)| b < first);
         for &(b, lit, back) in &self.short[from..] {
             if b != first {
@@ -405,7 +436,7 @@ impl Table {
             let l = &literals[lit];
             if hay
                 .get(at..at + l.len() - back)
-                .is_some_and(|s| s.eq_ignore_ascii_case(&l[back..]))
+                .is_some_and(|s| eq_folded(s, &l[back..]))
                 && starts_before(hay, at, &l[..back])
             {
                 hit(lit, at - back);
@@ -432,19 +463,20 @@ const _: () = assert!(STAGE.is_power_of_two() && STAGE.is_multiple_of(GROUP));
 const WINDOW: usize = STAGE + GROUP;
 const _: () = assert!(GROUP >= 16);
 
-/// Whether `prefix` ends right before offset `at` of `hay` (ASCII case-insensitively).
+/// Whether `prefix` (folded) ends right before offset `at` of `hay`, as [`eq_folded`] compares.
 fn starts_before(hay: &[u8], at: usize, prefix: &[u8]) -> bool {
     at.checked_sub(prefix.len())
-        .is_some_and(|from| hay[from..at].eq_ignore_ascii_case(prefix))
+        .is_some_and(|from| eq_folded(&hay[from..at], prefix))
 }
 
-/// The eight bytes from offset `i` as a little-endian key, zeros past the end.
+/// The eight bytes from offset `i` as a little-endian key, zeros past the end, newlines as
+/// spaces.
 #[inline(always)]
 fn key_at(hay: &[u8], i: usize) -> u64 {
-    match hay.get(i..i + 8) {
+    newlines_to_spaces(match hay.get(i..i + 8) {
         Some(&[a, b, c, d, e, f, g, h]) => u64::from_le_bytes([a, b, c, d, e, f, g, h]),
         _ => word8(&hay[i.min(hay.len())..]),
-    }
+    })
 }
 
 impl LiteralFilter {
@@ -452,6 +484,10 @@ impl LiteralFilter {
     /// needed only where it starts a word (see the module documentation). Empty literals never
     /// match.
     pub(crate) fn new(literals: Vec<(Vec<u8>, bool)>) -> Self {
+        let literals: Vec<(Vec<u8>, bool)> = literals
+            .into_iter()
+            .map(|(l, w)| (l.into_iter().map(fold_byte).collect(), w))
+            .collect();
         // Where each literal is looked for from: its start, a later probe offset, or (`None`)
         // every offset.
         let from: Vec<Option<usize>> = literals
@@ -554,6 +590,13 @@ impl LiteralFilter {
             let have = (hay.len() - block).min(WINDOW);
             window[..have].copy_from_slice(&hay[block..block + have]);
             window[have..].fill(0);
+            // Newlines as spaces, as literals are stored. Prose has a few per block: finding
+            // them costs less than rewriting every byte.
+            let mut from = 0;
+            while let Some(k) = memchr::memchr(b'\n', &window[from..have]) {
+                window[from + k] = b' ';
+                from += k + 1;
+            }
             // Offsets in the block are below `STAGE`, a power of two: the mask changes none,
             // and shows the compiler the eight bytes are in the window.
             // `skip` is 0 for an offset's key, 8 for the eight bytes after it.
@@ -622,6 +665,19 @@ mod tests {
         at == 0 || !hay[at - 1].is_ascii_alphanumeric()
     }
 
+    /// Whether two byte strings are equal ASCII case-insensitively, with a newline taken for a
+    /// space: the prefilter's comparison, spelled out.
+    fn same_folded(a: &[u8], b: &[u8]) -> bool {
+        let fold = |c: &u8| {
+            if *c == b'\n' {
+                b' '
+            } else {
+                c.to_ascii_lowercase()
+            }
+        };
+        a.len() == b.len() && a.iter().map(fold).eq(b.iter().map(fold))
+    }
+
     /// Every `(literal, start)` by brute force, sorted; a literal flagged as needed at word
     /// starts only, and starting with a letter or digit, only where it starts a word.
     fn brute_flagged(literals: &[(&str, bool)], hay: &str) -> Vec<(usize, usize)> {
@@ -638,7 +694,7 @@ mod tests {
                     && hay
                         .as_bytes()
                         .get(at..at + l.len())
-                        .is_some_and(|s| s.eq_ignore_ascii_case(l.as_bytes()))
+                        .is_some_and(|s| same_folded(s, l.as_bytes()))
                 {
                     out.push((i, at));
                 }
@@ -723,6 +779,28 @@ mod tests {
     }
 
     #[test]
+    fn newlines_stand_for_spaces() {
+        let literals = ["your system", "the end ", "a\nb", "x y"];
+        let hay = "Your\nsystem, the\nend\nx\ny a b x*y";
+        let got = filtered(&literals, hay);
+        assert_eq!(got, brute(&literals, hay));
+        assert_eq!(got, vec![(0, 0), (1, 13), (2, 25), (3, 21)]);
+    }
+
+    #[test]
+    fn newlines_to_spaces_changes_newlines_only() {
+        for b in 0..=255u8 {
+            for at in 0..8 {
+                let mut bytes = *b"\nab\n \x7f\xff\n";
+                bytes[at] = b;
+                let want = bytes.map(|c| if c == b'\n' { b' ' } else { c });
+                let got = super::newlines_to_spaces(u64::from_le_bytes(bytes));
+                assert_eq!(got.to_le_bytes(), want, "{b:#x} at {at}");
+            }
+        }
+    }
+
+    #[test]
     fn long_literals() {
         let literals = [
             "instructions",
@@ -766,7 +844,7 @@ mod tests {
                 for at in 0..hay.len() {
                     if !l.is_empty()
                         && (!needs_start || starts_word(hay, at))
-                        && hay.get(at..at + l.len()).is_some_and(|w| w.eq_ignore_ascii_case(l))
+                        && hay.get(at..at + l.len()).is_some_and(|w| same_folded(w, l))
                     {
                         want.push((i, at));
                     }
@@ -843,15 +921,16 @@ mod tests {
         /// the very end: the same hits as brute force.
         #[test]
         fn literals_across_block_boundaries(
-            filler in "[a-z]{1,7}( [a-z]{1,7}){0,3}[.,]? ",
+            filler in "[a-z]{1,7}([ \n][a-z]{1,7}){0,3}[.,]?[ \n]",
             len in 2050usize..3200,
-            plants in proptest::collection::vec((0usize..4, 0usize..24, 0usize..14), 1..8),
+            plants in proptest::collection::vec((0usize..4, 0usize..24, 0usize..15), 1..8),
         ) {
             // Literals of every length class: a head only, head and tail, and longer than both.
             let literals = [("your ac", true), ("acc", true), ("no ", true), (".a", true),
                 ("=", true), ("aaa", true), ("z9", true), ("token", false), ("k", true),
                 ("-x", true), ("immediately", true), ("password=", false),
-                ("instructions:", true), ("ignore all previous rules", true)];
+                ("instructions:", true), ("ignore all previous rules", true),
+                ("your\nsystem prompt", true)];
             let mut text = filler.repeat(len / filler.len() + 1);
             text.truncate(len);
             for (at, back, which) in plants {
