@@ -111,14 +111,26 @@ fn probed_at(literal: &[u8], d: usize) -> bool {
 
 /// Where the prefilter looks for a literal from: among the offsets it can (its start if
 /// [`word_start_literal`] allows, else those [`probe_offset`] would), the one whose next four
-/// bytes are rarest by [`score`] (`the sec` is looked for as `sec`, not as `the `, which
-/// starts a tenth of all words in prose), the earliest on a tie; `None` if there is none.
+/// bytes are rarest by [`score`] (`the secret` is looked for as `secr`, not as `the `, which
+/// starts a tenth of all words in prose), the earliest on a tie, and never its last three
+/// letters when there is another choice; `None` if there is none.
 pub(crate) fn best_probe_offset(literal: &[u8], word_start: bool) -> Option<usize> {
     let usable = |d: usize| usable_offset(literal, word_start, d);
     let key = |d: usize| {
         let rest = &literal[d..];
+        // The last three letters of a literal (`com` of `your com`) start a word every hundred
+        // or so, and every one of those words reaches the candidate check (which then finds
+        // no `your ` before it), while from its start the six-byte bitmap sees `your c`.
+        let fragment = d > 0 && rest.len() == 3 && rest.iter().all(u8::is_ascii_alphabetic);
         // Three bytes or more make a key the bitmaps can tell apart.
-        (rest.len() >= 3, score(&rest[..rest.len().min(4)]))
+        (
+            rest.len() >= 3,
+            if fragment {
+                0
+            } else {
+                score(&rest[..rest.len().min(4)])
+            },
+        )
     };
     (0..literal.len())
         .filter(|&d| usable(d))
@@ -743,6 +755,17 @@ mod common_words_tests {
             assert!(w.windows(2).all(|p| p[0] < p[1]));
             assert!(w.iter().all(|x| x.iter().all(u8::is_ascii_lowercase)));
         }
+    }
+
+    #[test]
+    fn probe_offsets_avoid_common_words_and_short_word_ends() {
+        // A very common word is passed over for a rarer four bytes.
+        assert_eq!(super::best_probe_offset(b"the secr", true), Some(4));
+        // The last three letters start too many words; the six-byte bitmap sees `your c`.
+        assert_eq!(super::best_probe_offset(b"your com", true), Some(0));
+        assert_eq!(super::best_probe_offset(b"the sec", true), Some(0));
+        // With no other offset, the word end is still used.
+        assert_eq!(super::best_probe_offset(b"the sec", false), Some(4));
     }
 
     #[test]

@@ -199,6 +199,14 @@ fn hash(key: u32) -> usize {
     (((key | 0x0020_2020) & 0x00FF_FFFF).wrapping_mul(K) >> (32 - BITS)) as usize
 }
 
+/// The hash of three bytes for the bitmap of three-byte literals: not [`hash`], which the gate
+/// uses on the same bytes, or a word whose first three bytes collide with a literal's in the
+/// gate would collide in this bitmap too and reach the candidate check every time.
+#[inline(always)]
+fn hash3(key: u32) -> usize {
+    (((key | 0x0020_2020) & 0x00FF_FFFF).wrapping_mul(0x85EB_CA6B) >> (32 - BITS)) as usize
+}
+
 /// The hash of six bytes (the low ones of `key`), folded as [`hash`] folds.
 #[inline(always)]
 fn hash6(key: u64) -> usize {
@@ -265,7 +273,7 @@ impl Table {
                         None => (0, 0),
                     };
                     let (bits, h) = match n {
-                        3 => (&mut bits3, hash(head as u32)),
+                        3 => (&mut bits3, hash3(head as u32)),
                         4 | 5 => (&mut bits4, hash4(head as u32)),
                         _ => (&mut bits6, hash6(head)),
                     };
@@ -331,7 +339,7 @@ impl Table {
         let short = self.short_first[(key & 0xFF) as usize] | test(&self.bits2, pair(key));
         (u32::from(test(&self.bits6, hash6(key))) * SIX)
             | (u32::from(test(&self.bits4, hash4(k))) * FOUR)
-            | (u32::from(test(&self.bits3, hash(k))) * THREE)
+            | (u32::from(test(&self.bits3, hash3(k))) * THREE)
             | (u32::from(short) * SHORT)
     }
 
@@ -371,7 +379,7 @@ impl Table {
         let lower = (lowercase8(key), lowercase8(next));
         let h6 = (lengths & SIX != 0).then(|| hash6(key));
         let h4 = (lengths & FOUR != 0).then(|| hash4(key as u32));
-        let h3 = (lengths & THREE != 0).then(|| hash(key as u32));
+        let h3 = (lengths & THREE != 0).then(|| hash3(key as u32));
         // Each bucket once, as two lengths' hashes may name the same one.
         if let Some(h) = h6 {
             self.bucket_at(literals, hay, at, lower, h, hit);
