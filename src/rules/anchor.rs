@@ -112,16 +112,25 @@ fn probed_at(literal: &[u8], d: usize) -> bool {
 /// Where the prefilter looks for a literal from: among the offsets it can (its start if
 /// [`word_start_literal`] allows, else those [`probe_offset`] would), the one whose next four
 /// bytes are rarest by [`score`] (`the secret` is looked for as `secr`, not as `the `, which
-/// starts a tenth of all words in prose), the earliest on a tie, and never its last three
-/// letters when there is another choice; `None` if there is none.
+/// starts a tenth of all words in prose), the earliest on a tie, and not its last three letters
+/// when there is another choice, unless it starts with one of the most frequent words; `None`
+/// if there is none.
 pub(crate) fn best_probe_offset(literal: &[u8], word_start: bool) -> Option<usize> {
     let usable = |d: usize| usable_offset(literal, word_start, d);
     let key = |d: usize| {
         let rest = &literal[d..];
         // The last three letters of a literal (`com` of `your com`) start a word every hundred
         // or so, and every one of those words reaches the candidate check (which then finds
-        // no `your ` before it), while from its start the six-byte bitmap sees `your c`.
-        let fragment = d > 0 && rest.len() == 3 && rest.iter().all(u8::is_ascii_alphabetic);
+        // no `your ` before it), while from its start the six-byte bitmap sees `your c`. Not
+        // when the literal starts with one of the most frequent words (`the sec`): those pass
+        // the first bitmap more often than the last three letters of any word start a word.
+        let fragment = d > 0
+            && rest.len() == 3
+            && rest.iter().all(u8::is_ascii_alphabetic)
+            && literal
+                .split(|&b| b == b' ')
+                .next()
+                .is_none_or(|w| MOST_FREQUENT_WORDS.binary_search(&w).is_err());
         // Three bytes or more make a key the bitmaps can tell apart.
         (
             rest.len() >= 3,
@@ -479,6 +488,14 @@ const VERY_COMMON_WORDS: &[&[u8]] = &[
     b"not", b"our", b"that", b"the", b"this", b"what", b"will", b"with", b"you", b"your",
 ];
 
+/// The most frequent words of English, each a few percent of all the words of prose (the
+/// first bitmap lets every one through when a literal is looked for from it). Sorted,
+/// lowercase.
+const MOST_FREQUENT_WORDS: &[&[u8]] = &[
+    b"and", b"are", b"can", b"for", b"not", b"our", b"that", b"the", b"this", b"will", b"with",
+    b"you",
+];
+
 /// Words frequent in support prose, less so than [`VERY_COMMON_WORDS`]. Sorted, lowercase.
 const COMMON_WORDS: &[&[u8]] = &[
     b"above",
@@ -751,7 +768,11 @@ fn is_space(b: u8) -> bool {
 mod common_words_tests {
     #[test]
     fn common_words_are_sorted_lowercase() {
-        for w in [super::VERY_COMMON_WORDS, super::COMMON_WORDS] {
+        for w in [
+            super::VERY_COMMON_WORDS,
+            super::COMMON_WORDS,
+            super::MOST_FREQUENT_WORDS,
+        ] {
             assert!(w.windows(2).all(|p| p[0] < p[1]));
             assert!(w.iter().all(|x| x.iter().all(u8::is_ascii_lowercase)));
         }
@@ -763,9 +784,11 @@ mod common_words_tests {
         assert_eq!(super::best_probe_offset(b"the secr", true), Some(4));
         // The last three letters start too many words; the six-byte bitmap sees `your c`.
         assert_eq!(super::best_probe_offset(b"your com", true), Some(0));
-        assert_eq!(super::best_probe_offset(b"the sec", true), Some(0));
-        // With no other offset, the word end is still used.
-        assert_eq!(super::best_probe_offset(b"the sec", false), Some(4));
+        // Unless the literal starts with one of the most frequent words.
+        assert_eq!(super::best_probe_offset(b"the sec", true), Some(4));
+        assert_eq!(super::best_probe_offset(b"and pro", true), Some(4));
+        // With no other offset, the word end is used.
+        assert_eq!(super::best_probe_offset(b"your com", false), Some(5));
     }
 
     #[test]
