@@ -41,15 +41,7 @@ pub(crate) struct SpaceMasks {
 /// [`SpaceMasks`] of up to [`GROUP`] bytes (bits past the end of a shorter slice are clear).
 #[inline(always)]
 pub(crate) fn space_masks(bytes: &[u8]) -> SpaceMasks {
-    let copy;
-    let group = match <&[u8; GROUP]>::try_from(bytes) {
-        Ok(group) => group,
-        Err(_) => {
-            copy = padded(bytes);
-            &copy
-        }
-    };
-    classes::space_masks(group)
+    on_group(bytes, classes::space_masks)
 }
 
 /// Printable ASCII (`0x21..=0x7E`: no whitespace, control or non-ASCII byte) among up to
@@ -69,31 +61,24 @@ pub(crate) fn digit_mask(bytes: &[u8]) -> u64 {
 /// shorter slice are clear).
 #[inline(always)]
 pub(crate) fn hex_mask(bytes: &[u8]) -> u64 {
-    let copy;
-    let group = match <&[u8; GROUP]>::try_from(bytes) {
-        Ok(group) => group,
-        Err(_) => {
-            copy = padded(bytes);
-            &copy
-        }
-    };
-    classes::hex_mask(group)
+    on_group(bytes, classes::hex_mask)
 }
 
-/// Bytes from `low` to `high` (`low` above zero) among up to [`GROUP`] bytes. A shorter slice
-/// is read from a zero-padded copy (not by recursion, which would keep this from being inlined
-/// into the loops that call it).
+/// Bytes from `low` to `high` (`low` above zero) among up to [`GROUP`] bytes.
 #[inline(always)]
 fn range_mask(bytes: &[u8], low: u8, high: u8) -> u64 {
-    let copy;
-    let group = match <&[u8; GROUP]>::try_from(bytes) {
-        Ok(group) => group,
-        Err(_) => {
-            copy = padded(bytes);
-            &copy
-        }
-    };
-    classes::range_mask(group, low, high)
+    on_group(bytes, |group| classes::range_mask(group, low, high))
+}
+
+/// `class` of up to [`GROUP`] bytes: a whole group is read in place, a shorter slice from a
+/// zero-padded copy (not by recursion, which would keep the mask functions from being inlined
+/// into the loops that call them; zeros are in no class of this module).
+#[inline(always)]
+fn on_group<T>(bytes: &[u8], class: impl FnOnce(&[u8; GROUP]) -> T) -> T {
+    match <&[u8; GROUP]>::try_from(bytes) {
+        Ok(group) => class(group),
+        Err(_) => class(&padded(bytes)),
+    }
 }
 
 /// The first offset `p >= from` where `bytes[p..p + len]` are all in a class (`len` from 1 to
