@@ -41,6 +41,8 @@ use super::anchor::best_probe_offset;
 const ONES: u64 = 0x0101_0101_0101_0101;
 /// The high bit of every byte of a word.
 const HIGH: u64 = ONES * 0x80;
+/// Every bit of a word but the high bit of each byte.
+const LOW7: u64 = !HIGH;
 
 use crate::byte_class::{GROUP, word_masks};
 
@@ -60,7 +62,6 @@ fn eq_folded(text: &[u8], literal: &[u8]) -> bool {
 
 /// Eight bytes with every newline turned into a space.
 fn newlines_to_spaces(word: u64) -> u64 {
-    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
     let t = word ^ (ONES * u64::from(b'\n'));
     // The high bit of every byte of `t` that is not zero (no carries between bytes).
     let nonzero = ((t & LOW7).wrapping_add(LOW7) | t) & HIGH;
@@ -69,7 +70,6 @@ fn newlines_to_spaces(word: u64) -> u64 {
 
 /// Eight bytes with the ASCII upper-case letters lower-cased and nothing else changed.
 fn lowercase8(word: u64) -> u64 {
-    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
     let x = word & LOW7;
     // Per byte (no carries: every byte is below 0x80 here): high bit set when >= 'A', and
     // when > 'Z'.
@@ -249,18 +249,12 @@ impl Table {
                     let first = lit[0];
                     short_any[usize::from(first.to_ascii_lowercase())] = true;
                     short_any[usize::from(first.to_ascii_uppercase())] = true;
-                    if first == b' ' {
-                        short_any[usize::from(b'\n')] = true;
-                    }
                     if let [a, b] = lit[..] {
                         let h = pair(u64::from(a) | u64::from(b) << 8);
                         bits2[h / 64] |= 1 << (h % 64);
                     } else {
                         short_first[usize::from(first.to_ascii_lowercase())] = true;
                         short_first[usize::from(first.to_ascii_uppercase())] = true;
-                        if first == b' ' {
-                            short_first[usize::from(b'\n')] = true;
-                        }
                     }
                     short.push((first.to_ascii_lowercase(), i, back));
                 }
@@ -793,6 +787,10 @@ mod tests {
         let got = filtered(&literals, hay);
         assert_eq!(got, brute(&literals, hay));
         assert_eq!(got, vec![(0, 0), (1, 13), (2, 25), (3, 21)]);
+        // A short literal that starts with a space is looked for at every offset, newlines too.
+        let got = filtered(&[" y"], hay);
+        assert_eq!(got, brute(&[" y"], hay));
+        assert_eq!(got, vec![(0, 22)]);
     }
 
     #[test]
