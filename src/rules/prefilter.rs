@@ -11,7 +11,8 @@
 //! four- or five-byte one, or the six-byte prefix of a longer one (`your ` begins `your
 //! account` but is not let through); then it compares the literals bucketed under that
 //! length's hash, their first sixteen bytes as two masked words. Literals of one byte are
-//! looked up by that byte, of two bytes by a bit per pair.
+//! looked up by that byte; literals of two bytes pass the first bitmap as their two bytes and
+//! any third, then a bit per pair.
 //!
 //! Most literals need not be tested at every offset. A literal that starts with a letter or
 //! digit and is known to matter only at the start of a word (its pattern has `\b`, or a space
@@ -130,10 +131,12 @@ struct Table {
     bits6: Box<[u64; 1 << (BITS - 6)]>,
     /// One bit per hash of a literal of exactly three bytes.
     bits3: Box<[u64; 1 << (BITS - 6)]>,
-    /// One bit per hash of the first three bytes of every literal of three bytes or more: one
-    /// test turns most offsets away before the exact-length tables are looked at.
+    /// One bit per hash of the first three bytes of every literal of three bytes or more, and of
+    /// every literal of two bytes followed by any byte: one test turns most offsets away before
+    /// the exact-length tables are looked at.
     gate3: Box<[u64; 1 << (BITS - 6)]>,
-    /// Whether a literal of one or two bytes starts with this byte (either case).
+    /// Whether a literal of one byte is this byte (either case): the gate's test for them (a
+    /// literal of two bytes is in `gate3` under every third byte).
     short_any: [bool; 256],
     /// `bucket_start[h]..bucket_start[h + 1]` indexes `entries` for hash `h`: every literal of
     /// three bytes or more, by the hash its length's bitmap uses (`hash` of a three-byte one,
@@ -247,12 +250,18 @@ impl Table {
                 1 | 2 => {
                     empty = false;
                     let first = lit[0];
-                    short_any[usize::from(first.to_ascii_lowercase())] = true;
-                    short_any[usize::from(first.to_ascii_uppercase())] = true;
                     if let [a, b] = lit[..] {
                         let h = pair(u64::from(a) | u64::from(b) << 8);
                         bits2[h / 64] |= 1 << (h % 64);
+                        // Through the gate by its two bytes and any third: by its first byte
+                        // alone, `cf` let every word starting with a `c` through.
+                        for third in 0..=255u32 {
+                            let g = hash(u32::from(a) | u32::from(b) << 8 | third << 16);
+                            gate3[g / 64] |= 1 << (g % 64);
+                        }
                     } else {
+                        short_any[usize::from(first.to_ascii_lowercase())] = true;
+                        short_any[usize::from(first.to_ascii_uppercase())] = true;
                         short_first[usize::from(first.to_ascii_lowercase())] = true;
                         short_first[usize::from(first.to_ascii_uppercase())] = true;
                     }
@@ -318,7 +327,7 @@ impl Table {
     }
 
     /// Whether a literal may start where the eight bytes are `key`, by its first three bytes
-    /// (or its first byte, for one or two bytes long): most offsets stop here.
+    /// (its two and any third, for two bytes long; its byte, for one): most offsets stop here.
     #[inline(always)]
     fn gate(&self, key: u64) -> bool {
         test(&self.gate3, hash(key as u32)) | self.short_any[(key & 0xFF) as usize]
