@@ -1,8 +1,9 @@
 //! Does two pieces of start-up work for the embedded rules ahead of time:
 //!
-//! - the anchor literals of their patterns (see `src/rules/anchor.rs`), so a process does not
-//!   parse some two hundred patterns at start-up. Patterns whose anchors are not in the table
-//!   (a user's files) are analysed at load time by the same code;
+//! - the anchor literals of their patterns (see `src/rules/anchor.rs`) and the run of encoding
+//!   bytes every match holds (`src/rules/token_run.rs`), so a process does not parse some two
+//!   hundred patterns at start-up. Patterns that are not in the table (a user's files) are
+//!   analysed at load time by the same code;
 //! - the NFAs of their patterns (see `src/rules/nfa_code.rs`), which a rule's lazy DFA is built
 //!   from without parsing or compiling the pattern;
 //! - the rule tables of each embedded file as static data (`builtin_specs.rs`), so a process
@@ -18,6 +19,16 @@ mod anchor;
 mod nfa_code;
 #[path = "src/rules/spec_rows.rs"]
 mod spec_rows;
+#[path = "src/rules/token_run.rs"]
+mod token_run;
+
+/// The bytes of encoded runs, which `token_run.rs` reads from `crate::decode`: the library's test
+/// `precomputed_anchors_match` holds the runs written from this copy to the library's own.
+mod decode {
+    pub(crate) fn is_run_byte(b: u8) -> bool {
+        b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'-' | b'_')
+    }
+}
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -27,7 +38,8 @@ fn main() {
     println!("cargo:rerun-if-changed=src/rules/anchor.rs");
     println!("cargo:rerun-if-changed=src/rules/spec_rows.rs");
     println!("cargo:rerun-if-changed=src/rules/nfa_code.rs");
-    let mut entries: Vec<(String, Option<anchor::Anchor>)> = Vec::new();
+    println!("cargo:rerun-if-changed=src/rules/token_run.rs");
+    let mut entries: Vec<(String, Option<anchor::Anchor>, usize)> = Vec::new();
     let mut nfas: Vec<(String, Vec<u8>)> = Vec::new();
     for path in rule_files() {
         println!("cargo:rerun-if-changed={}", path.display());
@@ -46,7 +58,11 @@ fn main() {
             let Some(hir) = anchor::parse_hir(pattern) else {
                 continue;
             };
-            entries.push((pattern.to_owned(), anchor::literal_anchor(&hir)));
+            entries.push((
+                pattern.to_owned(),
+                anchor::literal_anchor(&hir),
+                token_run::required_run(&hir),
+            ));
             // A pattern over the limit gets no NFA here; the library reports it.
             if let Some(code) = nfa_code::compile(pattern, nfa_code::WRITTEN_SIZE_LIMIT)
                 .and_then(|nfa| nfa_code::encode(&nfa))
@@ -60,10 +76,11 @@ fn main() {
     let mut out = String::from(
         "/// `(max offset, literals, first bytes, word start)` of an anchor.\n\
          pub(crate) type AnchorRow = (usize, &'static [&'static [u8]], Option<&'static [u8]>, bool);\n\
-         /// `(pattern, anchor)` of every embedded pattern, sorted by pattern; `None`: no anchor.\n\
-         pub(crate) static BUILTIN_ANCHORS: &[(&str, Option<AnchorRow>)] = &[\n",
+         /// `(pattern, anchor, run)` of every embedded pattern, sorted by pattern (anchor `None`:\n\
+         /// none; run: the run of encoding bytes every match holds).\n\
+         pub(crate) static BUILTIN_ANCHORS: &[(&str, Option<AnchorRow>, usize)] = &[\n",
     );
-    for (pattern, anchor) in &entries {
+    for (pattern, anchor, run) in &entries {
         let _ = write!(out, "    ({pattern:?}, ");
         match anchor {
             None => out.push_str("None"),
@@ -81,7 +98,7 @@ fn main() {
                 let _ = write!(out, ", {}))", a.word_start);
             }
         }
-        out.push_str("),\n");
+        let _ = writeln!(out, ", {run}),");
     }
     out.push_str("];\n");
     write_out("builtin_anchors.rs", &out);

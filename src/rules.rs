@@ -5,6 +5,11 @@
 //! keywords runs only when one of them occurs. Stage two: each candidate rule confirms its
 //! pattern with an anchored lazy DFA where its anchor literals occur (or runs its regex, or its
 //! named check, over the view) for spans.
+//!
+//! Most credential patterns match only inside a long run of encoding bytes (a token), which
+//! support prose never has. A screen knows whether its view has one before the rules run; on a
+//! view without one, a second prefilter without those rules' literals runs instead (Twilio's
+//! `AC` and a hex digit no longer stop at every `account`).
 
 mod anchor;
 mod builtin;
@@ -352,9 +357,12 @@ fn compile_rule(
                 None
             };
             let parses = precomputed.is_some() || hir.is_some();
-            let anchor = match precomputed {
-                Some(anchor) => anchor,
-                None => hir.as_ref().and_then(literal_anchor),
+            let (anchor, run) = match precomputed {
+                Some(found) => found,
+                None => (
+                    hir.as_ref().and_then(literal_anchor),
+                    hir.as_ref().map_or(0, token_run::required_run),
+                ),
             };
             // An anchor the prefilter must test at every byte costs every text a pass; keywords
             // it finds at word starts and punctuation gate the rule as well, at no such cost
@@ -368,12 +376,10 @@ fn compile_rule(
                         anchor::found_at_probes(&k.to_ascii_lowercase().into_bytes(), false)
                     })
             });
-            // Without an anchor the regex searches every text; when each match holds a long run
-            // of encoding bytes, texts without one are skipped (see `token_run`).
-            let long_run = anchor.is_none()
-                && hir
-                    .or_else(|| parse_hir(p))
-                    .is_some_and(|h| token_run::required_run(&h) >= crate::decode::SHORTEST_RUN);
+            // When each match holds a long run of encoding bytes, texts without one are skipped
+            // (see `token_run`): a pattern without an anchor, which would search every text,
+            // and the anchor literals of one with, which the prefilter then leaves out.
+            let long_run = run >= crate::decode::SHORTEST_RUN;
             let mut first = [u64::MAX; 4];
             if let Some(bytes) = anchor.as_ref().and_then(|a| a.first_bytes.as_ref()) {
                 first = [0; 4];
@@ -446,7 +452,8 @@ struct Pattern {
     /// engine then confirms the pattern only where one occurs.
     anchor: Option<Anchor>,
     /// Every match holds a run of at least [`crate::decode::SHORTEST_RUN`] encoding bytes, so
-    /// a text without one cannot match (used for patterns without an anchor).
+    /// a text without one cannot match: a pattern without an anchor does not search it, and
+    /// the prefilter run on it leaves out the anchor literals of a pattern with one.
     long_run: bool,
     /// The regex, for spans, capture groups and whole-text searches. `None` inside when
     /// compiling failed (only possible for a lazily compiled embedded rule; the test suite
@@ -551,24 +558,23 @@ fn builtin_nfa(pattern: &str) -> Option<regex_automata::nfa::thompson::NFA> {
     nfa_code::decode(table[i].1, Some(nfa_code::WRITTEN_SIZE_LIMIT))
 }
 
-/// The anchor of an embedded pattern, computed by `build.rs`; `None` if the pattern is not an
-/// embedded one (then [`literal_anchor`] works it out).
-fn precomputed_anchor(pattern: &str) -> Option<Option<Anchor>> {
+/// The anchor of an embedded pattern and the run of encoding bytes every match holds, computed
+/// by `build.rs`; `None` if the pattern is not an embedded one (then [`literal_anchor`] and
+/// [`token_run::required_run`] work them out).
+fn precomputed_anchor(pattern: &str) -> Option<(Option<Anchor>, usize)> {
     mod table {
         include!(concat!(env!("OUT_DIR"), "/builtin_anchors.rs"));
     }
     let table = table::BUILTIN_ANCHORS;
-    let i = table.binary_search_by(|(p, _)| (*p).cmp(pattern)).ok()?;
-    Some(
-        table[i]
-            .1
-            .map(|(max_offset, literals, first, word_start)| Anchor {
-                max_offset,
-                literals: literals.iter().map(|l| l.to_vec()).collect(),
-                first_bytes: first.map(<[u8]>::to_vec),
-                word_start,
-            }),
-    )
+    let i = table.binary_search_by(|(p, _, _)| (*p).cmp(pattern)).ok()?;
+    let (_, anchor, run) = table[i];
+    let anchor = anchor.map(|(max_offset, literals, first, word_start)| Anchor {
+        max_offset,
+        literals: literals.iter().map(|l| l.to_vec()).collect(),
+        first_bytes: first.map(<[u8]>::to_vec),
+        word_start,
+    });
+    Some((anchor, run))
 }
 
 /// Why an anchored confirmation stopped without an answer.
@@ -663,6 +669,11 @@ pub(crate) struct RuleSet {
     /// Every keyword and every derived prefix literal; literal `i` is used as
     /// `literal_uses.of(i)` says.
     filter: LiteralFilter,
+    /// The same literals but those only rules that need a long run of encoding bytes use (the
+    /// numbering holds): the filter for a text known to have no such run, which support prose
+    /// never has. `None` when no literal is left out. Credential anchors such as
+    /// Twilio's `AC` and a hex digit found `account` and `access` in every other reply.
+    filter_without_long_runs: Option<LiteralFilter>,
     literal_uses: LiteralUses,
     /// Per rule, whether it is a candidate on every text (it has no keywords): where a scan's
     /// candidates start from, copied whole.
@@ -764,6 +775,19 @@ impl RuleSet {
         for i in 0..literals.len() {
             literal_uses.start[i + 1] += literal_uses.start[i];
         }
+        // A literal matters on a text without a long run when one of its rules can match there.
+        let short_text_literal: Vec<bool> = (0..literals.len())
+            .map(|lit| {
+                literal_uses.of(lit).iter().any(|&entry| {
+                    let rule = &rules[(entry & !KEYWORD_USE) as usize];
+                    !rule.pattern.as_ref().is_some_and(|p| p.long_run)
+                })
+            })
+            .collect();
+        let filter = LiteralFilter::new(literals);
+        let filter_without_long_runs = short_text_literal
+            .contains(&false)
+            .then(|| filter.subset(|lit| short_text_literal[lit]));
         let always_unanchored = always
             .iter()
             .copied()
@@ -801,7 +825,8 @@ impl RuleSet {
             keyword_reach,
             keywords_implied,
             rules,
-            filter: LiteralFilter::new(literals),
+            filter,
+            filter_without_long_runs,
             literal_uses,
             scratch: Mutex::new(Vec::new()),
         })
@@ -893,8 +918,12 @@ impl RuleSet {
         touched.clear();
         offsets.resize_with(n, Vec::new);
         let hay = view.as_str().as_bytes();
-        let mixed = self.filter.out_of_order();
-        self.filter.for_each_hit(hay, stage, |lit, at| {
+        let filter = match (has_long_run, &self.filter_without_long_runs) {
+            (Some(false), Some(without)) => without,
+            _ => &self.filter,
+        };
+        let mixed = filter.out_of_order();
+        filter.for_each_hit(hay, stage, |lit, at| {
             for &entry in self.literal_uses.of(lit) {
                 let i = entry & !KEYWORD_USE;
                 if entry & KEYWORD_USE != 0 {
@@ -1405,11 +1434,13 @@ mod tests {
         assert!(builtin_nfa(r"\bnot-an-embedded-pattern\b").is_none());
     }
 
-    /// The table build.rs writes holds what the library computes for each embedded pattern.
+    /// The table build.rs writes holds what the library computes for each embedded pattern
+    /// (the runs with build.rs's own copy of the encoding bytes).
     #[test]
     fn precomputed_anchors_match() {
         for (file, p) in embedded_patterns() {
-            let computed = literal_anchor(&parse_hir(&p).unwrap());
+            let hir = parse_hir(&p).unwrap();
+            let computed = (literal_anchor(&hir), token_run::required_run(&hir));
             assert_eq!(precomputed_anchor(&p), Some(computed), "{file}: {p}");
         }
     }
@@ -1565,6 +1596,65 @@ negative_examples = ["foo alone"]
         }
     }
 
+    /// A literal that a rule needing a long run shares with one that does not stays in the
+    /// prefilter for texts without a long run, and only there do the long-run rules' own
+    /// literals go.
+    #[test]
+    fn literals_shared_with_a_rule_that_needs_no_long_run_stay() {
+        let toml = r#"
+[[rule]]
+id = "test.long-token"
+kind = "credential"
+severity = "block"
+description = "d"
+rationale = "r"
+message = "m"
+pattern = '\b(?:zqxwa|vvkqp)[a-z0-9]{30}'
+examples = ["zqxwaabcdefghijabcdefghijabcdefghij"]
+negative_examples = ["zqxwa"]
+
+[[rule]]
+id = "test.short-word"
+kind = "injection"
+severity = "notice"
+description = "d"
+rationale = "r"
+message = "m"
+pattern = '\bzqxwa\b'
+examples = ["say zqxwa now"]
+negative_examples = ["zqxwab"]
+"#;
+        let limits = PatternLimits::default();
+        let set = RuleSet::new(load_file("t.toml", toml, &limits).unwrap()).unwrap();
+        let literals =
+            |r: &CompiledRule| r.pattern.as_ref().unwrap().anchor.clone().unwrap().literals;
+        let (long, short) = (literals(&set.rules()[0]), literals(&set.rules()[1]));
+        assert_eq!(short, [b"zqxwa".to_vec()]);
+        assert_eq!(
+            long,
+            [b"vvkqp".to_vec(), b"zqxwa".to_vec()],
+            "the rules share a literal"
+        );
+        let without = set
+            .filter_without_long_runs
+            .as_ref()
+            .expect("vvkqp is left out");
+        let mut seen = Vec::new();
+        let text = b"zqxwa vvkqp";
+        let mut stage = Vec::new();
+        without.for_each_hit(text, &mut stage, |lit, at| {
+            seen.push((without.literal(lit).to_vec(), at))
+        });
+        assert_eq!(seen, [(b"zqxwa".to_vec(), 0)]);
+        let view = Normalized::new("say zqxwa now");
+        let mut found = Vec::new();
+        set.scan_knowing(&view, None, &|_| true, Some(false), &mut found);
+        assert_eq!(
+            found.iter().map(Finding::rule).collect::<Vec<_>>(),
+            ["test.short-word"]
+        );
+    }
+
     /// Before a rule's lazy DFA exists, a short text with its anchor but none of its keywords
     /// is passed over without building the DFA; the findings are those of a rule whose DFA is
     /// built, and of the regex.
@@ -1659,7 +1749,6 @@ negative_examples = ["reveal your order"]
         ];
         let mut next = picker(0x9E37_79B9_7F4A_7C15u64);
         let ctx = Context::example();
-        let key = |f: &Finding| (f.span(), f.rule().to_owned(), f.message().to_owned());
         for _ in 0..1000 {
             let mut text = String::new();
             for _ in 0..1 + next(4) {
@@ -1674,28 +1763,90 @@ negative_examples = ["reveal your order"]
             let view = Normalized::new(&text);
             let mut fast = Vec::new();
             set.scan(&view, Some(&ctx), &|_| true, &mut fast);
-            let lower = view.as_str().to_ascii_lowercase();
-            let mut slow = Vec::new();
-            for rule in set.rules() {
-                let gate = rule.keywords.is_empty()
-                    || rule
-                        .keywords
-                        .iter()
-                        .any(|k| lower.contains(&k.to_ascii_lowercase()));
-                if rule.info.status != Status::Deprecated && gate {
-                    run_rule(rule, &view, Some(&ctx), &mut slow);
+            assert_eq!(
+                sorted_keys(&fast),
+                whole_text_search(&set, &view, &ctx),
+                "on {text:?}"
+            );
+        }
+    }
+
+    /// `(span, rule, message)` of each finding, sorted.
+    fn sorted_keys(findings: &[Finding]) -> Vec<(std::ops::Range<usize>, String, String)> {
+        let mut keys: Vec<_> = findings
+            .iter()
+            .map(|f| (f.span(), f.rule().to_owned(), f.message().to_owned()))
+            .collect();
+        keys.sort_by(|a, b| {
+            (a.0.start, a.0.end, &a.1, &a.2).cmp(&(b.0.start, b.0.end, &b.1, &b.2))
+        });
+        keys
+    }
+
+    /// [`sorted_keys`] of every rule a keyword selects run over the whole view with its regex.
+    fn whole_text_search(
+        set: &RuleSet,
+        view: &Normalized<'_>,
+        ctx: &Context,
+    ) -> Vec<(std::ops::Range<usize>, String, String)> {
+        let lower = view.as_str().to_ascii_lowercase();
+        let mut slow = Vec::new();
+        for rule in set.rules() {
+            let gate = rule.keywords.is_empty()
+                || rule
+                    .keywords
+                    .iter()
+                    .any(|k| lower.contains(&k.to_ascii_lowercase()));
+            if rule.info.status != Status::Deprecated && gate {
+                run_rule(rule, view, Some(ctx), &mut slow);
+            }
+        }
+        sorted_keys(&slow)
+    }
+
+    /// Told whether the view has a long run of encoding bytes (as a screen tells it), the
+    /// engine still finds what the whole-text search finds: on a text without one, its
+    /// prefilter leaves out the literals only rules that need one use. The texts are rule
+    /// examples broken up by a space every few characters, so credential anchors stay but most
+    /// long runs do not.
+    #[test]
+    fn texts_without_a_long_run_lose_no_finding() {
+        let limits = PatternLimits::default();
+        let set = RuleSet::new(builtin_rules(&limits).unwrap()).unwrap();
+        assert!(set.filter_without_long_runs.is_some());
+        let pieces = example_texts(&set);
+        let mut next = picker(0x2545_F491_4F6C_DD1D);
+        let ctx = Context::example();
+        let (mut without, mut found) = (0, 0);
+        for _ in 0..1000 {
+            let mut text = String::new();
+            for _ in 0..1 + next(4) {
+                text.push(' ');
+                // A space every `cut` characters: below the long run's length, none is left.
+                let cut = 4 + next(30);
+                for (k, c) in pieces[next(pieces.len())].chars().enumerate() {
+                    if k > 0 && k % cut == 0 {
+                        text.push(' ');
+                    }
+                    text.push(c);
                 }
             }
-            let mut fast: Vec<_> = fast.iter().map(key).collect();
-            let mut slow: Vec<_> = slow.iter().map(key).collect();
-            fast.sort_by(|a, b| {
-                (a.0.start, a.0.end, &a.1, &a.2).cmp(&(b.0.start, b.0.end, &b.1, &b.2))
-            });
-            slow.sort_by(|a, b| {
-                (a.0.start, a.0.end, &a.1, &a.2).cmp(&(b.0.start, b.0.end, &b.1, &b.2))
-            });
-            assert_eq!(fast, slow, "on {text:?}");
+            let view = Normalized::new(&text);
+            let long_run = crate::decode::first_long_run(view.as_str().as_bytes()).is_some();
+            let mut fast = Vec::new();
+            set.scan_knowing(&view, Some(&ctx), &|_| true, Some(long_run), &mut fast);
+            assert_eq!(
+                sorted_keys(&fast),
+                whole_text_search(&set, &view, &ctx),
+                "on {text:?}"
+            );
+            without += usize::from(!long_run);
+            found += usize::from(!long_run && !fast.is_empty());
         }
+        assert!(
+            without > 400 && found > 200,
+            "{without} texts without a long run, {found} with findings"
+        );
     }
 
     /// For a rule whose keywords all hold a punctuation anchor literal, looking for keywords

@@ -45,6 +45,8 @@ const HIGH: u64 = ONES * 0x80;
 /// Every bit of a word but the high bit of each byte.
 const LOW7: u64 = !HIGH;
 
+use std::sync::Arc;
+
 use crate::byte_class::{GROUP, word_masks};
 
 /// A byte as literals are compared: ASCII lower case, a newline as a space.
@@ -157,12 +159,11 @@ struct Table {
 
 #[derive(Debug)]
 pub(crate) struct LiteralFilter {
-    literals: Vec<Vec<u8>>,
+    /// Shared with the filters made from this one by [`LiteralFilter::subset`].
+    literals: Arc<[Vec<u8>]>,
     /// Per literal: the offset it is looked for from in `at_word_starts` (at 0 and starting
-    /// with a letter or digit: found only at word starts), `None` for `anywhere`. Kept for the
-    /// tests' brute force.
-    #[cfg_attr(not(test), allow(dead_code))]
-    from: Vec<Option<usize>>,
+    /// with a letter or digit: found only at word starts), `None` for `anywhere`.
+    from: Arc<[Option<usize>]>,
     /// Literals tested at word starts and at bytes other than letters, digits and whitespace.
     at_word_starts: Table,
     /// Literals tested at every offset.
@@ -506,20 +507,38 @@ impl LiteralFilter {
             .map(|(l, w)| best_probe_offset(l, *w))
             .collect();
         let literals: Vec<Vec<u8>> = literals.into_iter().map(|(l, _)| l).collect();
+        Self::of(literals.into(), from.into(), |_| true)
+    }
+
+    /// A filter of the literals `keep` holds, numbered as in this one (the others never match),
+    /// without working out again where each is looked for from.
+    pub(crate) fn subset(&self, keep: impl Fn(usize) -> bool) -> Self {
+        Self::of(Arc::clone(&self.literals), Arc::clone(&self.from), keep)
+    }
+
+    fn of(
+        literals: Arc<[Vec<u8>]>,
+        from: Arc<[Option<usize>]>,
+        keep: impl Fn(usize) -> bool,
+    ) -> Self {
         let at_word_starts = Table::new(
             &literals,
             from.iter()
                 .enumerate()
+                .filter(|&(i, _)| keep(i))
                 .filter_map(|(i, b)| Some((i, (*b)?))),
         );
         let anywhere = Table::new(
             &literals,
             from.iter()
                 .enumerate()
-                .filter(|(_, b)| b.is_none())
+                .filter(|&(i, b)| keep(i) && b.is_none())
                 .map(|(i, _)| (i, 0)),
         );
-        let out_of_order = from.iter().any(|b| b.is_some_and(|b| b > 0));
+        let out_of_order = from
+            .iter()
+            .enumerate()
+            .any(|(i, b)| keep(i) && b.is_some_and(|b| b > 0));
         LiteralFilter {
             literals,
             from,
