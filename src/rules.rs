@@ -213,6 +213,13 @@ impl CompiledRule {
         self.pattern.as_ref().is_some_and(|p| p.anchor.is_some())
             || self.check.and_then(checks::anchor_literals).is_some()
     }
+
+    /// Whether everything the rule reports holds a run of at least
+    /// [`crate::decode::SHORTEST_RUN`] encoding bytes: a view without one cannot match.
+    fn needs_long_run(&self) -> bool {
+        self.pattern.as_ref().is_some_and(|p| p.long_run)
+            || self.check.is_some_and(checks::needs_long_run)
+    }
 }
 
 /// Parses one rule file into compiled rules. Examples are not run here (see [`check_examples`]).
@@ -778,10 +785,10 @@ impl RuleSet {
         // A literal matters on a text without a long run when one of its rules can match there.
         let short_text_literal: Vec<bool> = (0..literals.len())
             .map(|lit| {
-                literal_uses.of(lit).iter().any(|&entry| {
-                    let rule = &rules[(entry & !KEYWORD_USE) as usize];
-                    !rule.pattern.as_ref().is_some_and(|p| p.long_run)
-                })
+                literal_uses
+                    .of(lit)
+                    .iter()
+                    .any(|&entry| !rules[(entry & !KEYWORD_USE) as usize].needs_long_run())
             })
             .collect();
         let filter = LiteralFilter::new(literals);
@@ -1002,8 +1009,7 @@ impl RuleSet {
         for &i in self.always_unanchored.iter().chain(keyed.iter()) {
             let rule = &self.rules[i as usize];
             if !rule.has_anchor() && keep(rule) {
-                let needs_long_run = rule.pattern.as_ref().is_some_and(|p| p.long_run);
-                if needs_long_run
+                if rule.needs_long_run()
                     && !*has_long_run
                         .get_or_insert_with(|| crate::decode::first_long_run(hay).is_some())
                 {

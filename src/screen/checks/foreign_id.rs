@@ -12,7 +12,9 @@
 //! digits of 64 bytes at a time as bits of a mask and looks for eight set bits in a row
 //! ([`first_run`]); only such a run is parsed. English prose has a hex digit in about every
 //! fourth byte, which made a byte-by-byte skip search branch unpredictably; the mask has no
-//! branch per byte.
+//! branch per byte. Every form is also a run of 32 or more encoding bytes (hex digits and
+//! hyphens), so on a view without a long run (support prose has none) the engine does not run
+//! the check at all (see [`super::needs_long_run`]).
 
 use std::ops::Range;
 
@@ -414,6 +416,25 @@ mod tests {
                 "{:?}",
                 text
             );
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1024))]
+        /// Every id reported holds a long run of encoding bytes (see
+        /// [`crate::screen::checks::needs_long_run`]): a view without one is not searched.
+        #[test]
+        fn every_id_found_holds_a_long_run(pieces in proptest::collection::vec(piece(), 0..16)) {
+            let text = pieces.concat();
+            for (span, _) in found_with(run, &text) {
+                let id = &text[span];
+                proptest::prop_assert!(
+                    crate::decode::first_long_run(id.as_bytes()).is_some(),
+                    "{:?} in {:?}",
+                    id,
+                    text
+                );
+            }
         }
     }
 

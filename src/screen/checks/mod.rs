@@ -30,6 +30,13 @@ pub(crate) fn anchor_literals(check: CheckName) -> Option<impl Iterator<Item = S
     }
 }
 
+/// Whether every span the check reports holds a run of at least
+/// [`crate::decode::SHORTEST_RUN`] encoding bytes, so a view without one needs no run of it:
+/// a UUID is 32 hex digits, or 36 bytes of hex digits and hyphens, in a row.
+pub(crate) fn needs_long_run(check: CheckName) -> bool {
+    matches!(check, CheckName::ForeignId)
+}
+
 /// Runs the named check. `ctx` is `None` on the input side (no ticket to compare against);
 /// checks that need it report nothing then. `anchors` are the view offsets where the check's
 /// [`anchor_literals`] occur (ascending), or `None` for the check to find its own.
