@@ -499,31 +499,46 @@ const MOST_FREQUENT_WORDS: &[&[u8]] = &[
 /// Words frequent in support prose, less so than [`VERY_COMMON_WORDS`]. Sorted, lowercase.
 const COMMON_WORDS: &[&[u8]] = &[
     b"above",
+    b"anything",
     b"begin",
+    b"complete",
+    b"continue",
     b"dear",
+    b"doesn't",
+    b"don't",
+    b"free",
+    b"full",
     b"give",
     b"hello",
     b"hey",
     b"host",
     b"key",
     b"list",
+    b"never",
+    b"now",
     b"open",
     b"original",
     b"previous",
     b"print",
     b"read",
     b"real",
+    b"reply",
     b"server",
     b"share",
     b"show",
     b"start",
     b"stop",
+    b"switch",
     b"system",
     b"take",
+    b"team",
     b"tell",
     b"token",
     b"true",
+    b"two",
     b"user",
+    b"without",
+    b"won't",
 ];
 /// How many leading items of a pattern may be stepped over to find its anchor.
 const MAX_ANCHOR_TRIES: usize = 6;
@@ -766,6 +781,8 @@ fn is_space(b: u8) -> bool {
 
 #[cfg(test)]
 mod common_words_tests {
+    /// Sorted for the binary search, and spelled as [`super::score`] compares them: lower case,
+    /// apostrophes inside (`don't`).
     #[test]
     fn common_words_are_sorted_lowercase() {
         for w in [
@@ -774,8 +791,15 @@ mod common_words_tests {
             super::MOST_FREQUENT_WORDS,
         ] {
             assert!(w.windows(2).all(|p| p[0] < p[1]));
-            assert!(w.iter().all(|x| x.iter().all(u8::is_ascii_lowercase)));
+            assert!(w.iter().all(|x| {
+                x.iter().all(|&c| c.is_ascii_lowercase() || c == b'\'')
+                    && x.first().is_some_and(u8::is_ascii_lowercase)
+                    && x.last().is_some_and(u8::is_ascii_lowercase)
+            }));
         }
+        // A contraction scores as a common word, as its letters alone do.
+        assert_eq!(super::score(b"don't "), 2);
+        assert_eq!(super::score(b"team "), 2);
     }
 
     #[test]
