@@ -1535,38 +1535,15 @@ mod tests {
             texts.push(fixture.to_owned());
         }
         let ctx = Context::example();
-        let key = |f: &Finding| {
-            (
-                f.span().start,
-                f.span().end,
-                f.rule().to_owned(),
-                f.message().to_owned(),
-            )
-        };
         for text in &texts {
             let view = Normalized::new(text);
             let mut fast = Vec::new();
             set.scan(&view, Some(&ctx), &|_| true, &mut fast);
-            let lower = view.as_str().to_ascii_lowercase();
-            let mut slow = Vec::new();
-            for rule in set.rules() {
-                if rule.info.status == Status::Deprecated {
-                    continue;
-                }
-                let gate = rule.keywords.is_empty()
-                    || rule
-                        .keywords
-                        .iter()
-                        .any(|k| lower.contains(&k.to_ascii_lowercase()));
-                if gate {
-                    run_rule(rule, &view, Some(&ctx), &mut slow);
-                }
-            }
-            let mut fast: Vec<_> = fast.iter().map(key).collect();
-            let mut slow: Vec<_> = slow.iter().map(key).collect();
-            fast.sort();
-            slow.sort();
-            assert_eq!(fast, slow, "on {text:?}");
+            assert_eq!(
+                sorted_keys(&fast),
+                whole_text_search(&set, &view, &ctx),
+                "on {text:?}"
+            );
         }
     }
 
