@@ -388,35 +388,6 @@ fn ascii_is_view(bytes: &[u8], fold: bool) -> bool {
     true
 }
 
-/// For eight ASCII bytes: `0x80` in each byte that is a space or newline, and in each that is a
-/// tab, CR, VT or FF. Most words of prose hold spaces only, which two masks settle.
-#[inline]
-fn space_masks(w: u64) -> (u64, u64) {
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    // Bytes at or below 0x20 (exact below 0x80: adding 0x5F carries into no other byte).
-    let low = !w.wrapping_add(0x5F5F_5F5F_5F5F_5F5F) & HIGH;
-    let sp = eq_mask(w, b' ');
-    if low == sp {
-        return (sp, 0);
-    }
-    let ws = sp | eq_mask(w, b'\n');
-    if low == ws {
-        return (ws, 0);
-    }
-    let bad = eq_mask(w, b'\t') | eq_mask(w, b'\r') | eq_mask(w, 0x0B) | eq_mask(w, 0x0C);
-    (ws, bad)
-}
-
-/// `0x80` in each byte of `w` that equals `b`, `0` elsewhere (exact, no false positives).
-#[inline]
-fn eq_mask(w: u64, b: u8) -> u64 {
-    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    let x = w ^ (u64::from(b) * 0x0101_0101_0101_0101);
-    // A byte of `x` is zero exactly when its low seven bits plus 0x7F do not carry into the
-    // top bit and its own top bit is clear.
-    !(((x & LOW7) + LOW7) | x | LOW7)
-}
-
 pub(crate) fn is_ascii_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C)
 }
@@ -433,82 +404,25 @@ fn space_run(bytes: &[u8], from: usize, end: usize) -> (usize, bool) {
     (j, line_break)
 }
 
-/// Bytes settled per step by [`block_has_irregular`].
-const BLOCK: usize = 32;
-
-/// Whether one of the first [`BLOCK`] bytes of `block` is an irregular space (see
-/// [`next_irregular_space`]), the byte after each being the next one in `block`. Branch-free
-/// over fixed-size arrays, so it compiles to vector compares.
-#[inline]
-fn block_has_irregular(block: &[u8; BLOCK + 1]) -> bool {
-    let mut any = 0u8;
-    for k in 0..BLOCK {
-        let (x, y) = (block[k], block[k + 1]);
-        // Whitespace: space, or tab through CR.
-        let space_x = u8::from(x == b' ') | u8::from(x.wrapping_sub(b'\t') < 5);
-        let space_y = u8::from(y == b' ') | u8::from(y.wrapping_sub(b'\t') < 5);
-        // Only a space or newline stands for itself, and only with no whitespace after it.
-        let plain_x = u8::from(x == b' ') | u8::from(x == b'\n');
-        any |= space_x & ((plain_x ^ 1) | space_y);
-    }
-    any != 0
-}
-
 /// The first offset in `from..end` where whitespace does not stand for itself in the view: a
 /// tab, CR, VT or FF, a space or newline followed by more whitespace, or one that ends the
-/// stretch (it may join what follows). `end` if there is none. Eight bytes at a time.
+/// stretch (it may join what follows). `end` if there is none. Sixty-four bytes at a time
+/// from byte-class masks (vector compares), which also give the offset at once.
 fn next_irregular_space(bytes: &[u8], from: usize, end: usize) -> usize {
-    let load = |at: usize| {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&bytes[at..at + 8]);
-        space_masks(u64::from_le_bytes(word))
-    };
     let mut p = from;
-    // Thirty-two bytes at a time first: prose has an irregular space every few hundred bytes,
-    // and a test the compiler vectorises settles a block in a few instructions per byte.
-    while p + BLOCK < end {
-        let Ok(block) = <&[u8; BLOCK + 1]>::try_from(&bytes[p..=p + BLOCK]) else {
-            break;
-        };
-        if block_has_irregular(block) {
-            break;
-        }
-        p += BLOCK;
-    }
-    if p + 16 <= end {
-        // The next word's masks say whether the byte after this word is whitespace.
-        let (mut ws, mut bad) = load(p);
-        while p + 16 <= end {
-            let (next_ws, next_bad) = load(p + 8);
-            let followed = ((ws | bad) >> 8) | (((next_ws | next_bad) & 0x80) << 56);
-            let irregular = bad | (ws & followed);
-            if irregular != 0 {
-                return p + (irregular.trailing_zeros() / 8) as usize;
-            }
-            (ws, bad) = (next_ws, next_bad);
-            p += 8;
-        }
-    }
-    while p + 8 <= end {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&bytes[p..p + 8]);
-        let (ws, bad) = space_masks(u64::from_le_bytes(word));
-        let next_is_space = p + 8 == end || is_ascii_space(bytes[p + 8]);
-        let followed = ((ws | bad) >> 8) | (u64::from(next_is_space) << 63);
-        let irregular = bad | (ws & followed);
-        if irregular != 0 {
-            return p + (irregular.trailing_zeros() / 8) as usize;
-        }
-        p += 8;
-    }
     while p < end {
-        let b = bytes[p];
-        if matches!(b, b'\t' | b'\r' | 0x0B | 0x0C)
-            || (matches!(b, b' ' | b'\n') && (p + 1 == end || is_ascii_space(bytes[p + 1])))
-        {
-            return p;
+        let stop = (p + GROUP).min(end);
+        // Bits past `stop` are clear.
+        let m = byte_class::space_masks(&bytes[p..stop]);
+        // The last byte's follower is the byte after the group, or the end of the stretch,
+        // which counts as whitespace here.
+        let after = stop == end || is_ascii_space(bytes[stop]);
+        let followed = (m.space >> 1) | (u64::from(after) << (stop - p - 1));
+        let irregular = m.space & (!m.plain | followed);
+        if irregular != 0 {
+            return p + irregular.trailing_zeros() as usize;
         }
-        p += 1;
+        p = stop;
     }
     end
 }
@@ -805,27 +719,6 @@ mod tests {
             let want = !bytes.iter().any(|b| matches!(b, b'\t' | b'\r' | 0x0B | 0x0C))
                 && !bytes.windows(2).any(|w| ws(w[0]) && ws(w[1]));
             proptest::prop_assert_eq!(ascii_is_view(&bytes, false), want, "{:?}", bytes);
-        }
-
-        /// The shortcut masks equal the byte-by-byte classification on any ASCII word.
-        #[test]
-        fn space_masks_match_bytes(bytes in proptest::collection::vec(
-            proptest::prop_oneof![
-                proptest::strategy::Just(b' '), proptest::strategy::Just(b'\n'),
-                proptest::strategy::Just(b'\t'), proptest::strategy::Just(b'\r'),
-                proptest::strategy::Just(0x0Bu8), proptest::strategy::Just(0x0Cu8),
-                0u8..0x80,
-            ],
-            8,
-        )) {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(&bytes);
-            let (ws, bad) = space_masks(u64::from_le_bytes(word));
-            for (k, &b) in bytes.iter().enumerate() {
-                let bit = |m: u64| (m >> (8 * k + 7)) & 1 == 1;
-                proptest::prop_assert_eq!(bit(ws), b == b' ' || b == b'\n');
-                proptest::prop_assert_eq!(bit(bad), matches!(b, b'\t' | b'\r' | 0x0B | 0x0C));
-            }
         }
     }
 
