@@ -16,12 +16,14 @@ use sse2 as classes;
 /// Bytes per group: one bit each in a `u64`.
 pub(crate) const GROUP: usize = 64;
 
-/// Letters and digits (`[A-Za-z0-9]`), and bytes the prefilter probes wherever they are: any
-/// other byte above a space that is not a UTF-8 continuation byte (`0x80..=0xBF`).
+/// Letters and digits (`[A-Za-z0-9]`), bytes the prefilter probes wherever they are (any
+/// other byte above a space that is not a UTF-8 continuation byte, `0x80..=0xBF`), and the
+/// bytes that separate words (a space or any ASCII control byte: `0x00..=0x20`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct WordMasks {
     pub(crate) alnum: u64,
     pub(crate) other: u64,
+    pub(crate) blank: u64,
 }
 
 /// [`WordMasks`] of one group.
@@ -164,6 +166,7 @@ mod sse2 {
     pub(super) fn word_masks(group: &[u8; GROUP]) -> WordMasks {
         let mut alnum = 0;
         let mut other = 0;
+        let mut above = 0;
         for (k, chunk) in group.chunks_exact(16).enumerate() {
             let mut lanes = [0u8; 16];
             lanes.copy_from_slice(chunk);
@@ -176,8 +179,13 @@ mod sse2 {
             let ot = bitandnot_m128i(bitor_m128i(an, continuation), above_space);
             alnum |= bits(an) << (16 * k);
             other |= bits(ot) << (16 * k);
+            above |= bits(above_space) << (16 * k);
         }
-        WordMasks { alnum, other }
+        WordMasks {
+            alnum,
+            other,
+            blank: !above,
+        }
     }
 
     #[inline(always)]
@@ -232,12 +240,18 @@ mod portable {
     pub(super) fn word_masks(group: &[u8; GROUP]) -> WordMasks {
         let mut alnum = 0;
         let mut other = 0;
+        let mut blank = 0;
         for (k, &c) in group.iter().enumerate() {
             let an = c.is_ascii_alphanumeric();
             alnum |= u64::from(an) << k;
             other |= u64::from(!an && c > b' ' && !(0x80..=0xBF).contains(&c)) << k;
+            blank |= u64::from(c <= b' ') << k;
         }
-        WordMasks { alnum, other }
+        WordMasks {
+            alnum,
+            other,
+            blank,
+        }
     }
 
     pub(super) fn space_masks(group: &[u8; GROUP]) -> SpaceMasks {
@@ -351,6 +365,7 @@ mod tests {
                 assert_eq!((m.alnum >> k) & 1 == 1, an, "{c:#x}");
                 let other = !an && c > b' ' && !(0x80..=0xBF).contains(&c);
                 assert_eq!((m.other >> k) & 1 == 1, other, "{c:#x}");
+                assert_eq!((m.blank >> k) & 1 == 1, c <= b' ', "{c:#x}");
                 let s = super::space_masks(&group);
                 assert_eq!(
                     (s.space >> k) & 1 == 1,

@@ -35,6 +35,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::finding::{Finding, Kind, Severity};
 use crate::normalize::Normalized;
+use crate::screen::checks::length::WordTally;
 use crate::screen::{Context, checks};
 use anchor::{Anchor, literal_anchor, parse_hir};
 use prefilter::LiteralFilter;
@@ -667,6 +668,8 @@ struct Scratch {
     touched: Vec<u32>,
     /// One lazy-DFA cache per rule, created when the rule first confirms a hit.
     caches: Vec<Option<DfaCache>>,
+    /// The view's words, counted from the prefilter's masks for the length check.
+    words: WordTally,
 }
 
 /// Compiled rules plus the keyword prefilter. Immutable once built.
@@ -917,6 +920,7 @@ impl RuleSet {
             offsets,
             touched,
             caches,
+            words,
         } = scratch;
         let n = self.rules.len();
         candidate.clear();
@@ -930,7 +934,11 @@ impl RuleSet {
             _ => &self.filter,
         };
         let mixed = filter.out_of_order();
-        filter.for_each_hit(hay, stage, |lit, at| {
+        words.reset();
+        // Only a draft long enough to be over its word limit is counted (the fence's scan of a
+        // ticket has no context and no limit).
+        let count_words = ctx.is_some_and(|c| hay.len().div_ceil(2) > c.word_limit());
+        let mut on_hit = |lit, at| {
             for &entry in self.literal_uses.of(lit) {
                 let i = entry & !KEYWORD_USE;
                 if entry & KEYWORD_USE != 0 {
@@ -948,7 +956,17 @@ impl RuleSet {
                     list.push(at);
                 }
             }
-        });
+        };
+        // Two copies of the pass: the one that does not count leaves the blank masks unmade.
+        let tallied = if count_words {
+            filter.for_each_hit_and_group(hay, stage, &mut on_hit, |at, masks, within| {
+                words.add(at, masks.alnum, masks.blank, within);
+            })
+        } else {
+            filter.for_each_hit_and_group(hay, stage, &mut on_hit, |_, _, _| {});
+            false
+        };
+        let words = tallied.then_some(&*words);
         if caches.len() < n {
             caches.resize_with(n, || None);
         }
@@ -990,7 +1008,7 @@ impl RuleSet {
                         };
                         first_match = run_at_hits(rule, pattern, dfa, cache, &hits, view, out);
                     }
-                    None => run_rule_at(rule, view, ctx, Some(&mine), out),
+                    None => run_rule_at(rule, view, ctx, Some(&mine), words, out),
                 }
                 // A rule with keywords reports nothing on a text without one of them.
                 if out.len() > before
@@ -1015,7 +1033,7 @@ impl RuleSet {
                 {
                     continue;
                 }
-                run_rule(rule, view, ctx, out);
+                run_rule_at(rule, view, ctx, None, words, out);
             }
         }
     }
@@ -1173,7 +1191,7 @@ pub(crate) fn run_rule(
     ctx: Option<&Context>,
     out: &mut Vec<Finding>,
 ) {
-    run_rule_at(rule, view, ctx, None, out);
+    run_rule_at(rule, view, ctx, None, None, out);
 }
 
 /// [`run_rule`], with a check's anchor offsets when the prefilter found them.
@@ -1182,37 +1200,37 @@ fn run_rule_at(
     view: &Normalized<'_>,
     ctx: Option<&Context>,
     anchors: Option<&[usize]>,
+    words: Option<&WordTally>,
     out: &mut Vec<Finding>,
 ) {
     if let Some(check) = rule.check {
-        checks::run(
-            check,
-            view,
-            ctx,
-            anchors,
-            &mut |span: Range<usize>, note: Option<String>| {
-                // Pushed rather than `format!`ed: a long draft gets a length finding every
-                // time, and the formatting machinery cost more than the rest of that finding.
-                let message = match note {
-                    Some(n) => {
-                        let mut m = String::with_capacity(rule.message.len() + n.len() + 3);
-                        m.push_str(&rule.message);
-                        m.push_str(" (");
-                        m.push_str(&n);
-                        m.push(')');
-                        m
-                    }
-                    None => rule.message.clone(),
-                };
-                out.push(Finding::new(
-                    rule.info.id.clone(),
-                    rule.info.kind,
-                    rule.info.severity,
-                    view.to_original(span),
-                    message,
-                ));
-            },
-        );
+        checks::run(check, view, ctx, anchors, words, &mut |span: Range<
+            usize,
+        >,
+                                                            note: Option<
+            String,
+        >| {
+            // Pushed rather than `format!`ed: a long draft gets a length finding every
+            // time, and the formatting machinery cost more than the rest of that finding.
+            let message = match note {
+                Some(n) => {
+                    let mut m = String::with_capacity(rule.message.len() + n.len() + 3);
+                    m.push_str(&rule.message);
+                    m.push_str(" (");
+                    m.push_str(&n);
+                    m.push(')');
+                    m
+                }
+                None => rule.message.clone(),
+            };
+            out.push(Finding::new(
+                rule.info.id.clone(),
+                rule.info.kind,
+                rule.info.severity,
+                view.to_original(span),
+                message,
+            ));
+        });
         return;
     }
     let Some(compiled) = rule.pattern.as_ref().and_then(Pattern::get) else {

@@ -47,7 +47,7 @@ const LOW7: u64 = !HIGH;
 
 use std::sync::Arc;
 
-use crate::byte_class::{GROUP, word_masks};
+use crate::byte_class::{GROUP, WordMasks, word_masks};
 
 /// A byte as literals are compared: ASCII lower case, a newline as a space.
 fn fold_byte(b: u8) -> u8 {
@@ -86,24 +86,31 @@ fn lowercase8(word: u64) -> u64 {
 /// `window` (zeros after the text): a letter or digit after a byte that is not one, or any
 /// other byte but whitespace, control bytes and UTF-8 continuation bytes (10xxxxxx); none at
 /// or past `len`. `prev_alnum` says whether the byte before the group is a letter or digit,
-/// and is updated for the next group.
+/// and is updated for the next group. Also the group's masks, and the mask of its bytes
+/// before `len`.
 #[inline(always)]
-fn probe_mask(window: &[u8; WINDOW], k: usize, len: usize, prev_alnum: &mut bool) -> u64 {
+fn probe_mask(
+    window: &[u8; WINDOW],
+    k: usize,
+    len: usize,
+    prev_alnum: &mut bool,
+) -> (u64, WordMasks, u64) {
     let from = k * GROUP;
     let Some(group) = window
         .get(from..from + GROUP)
         .and_then(|g| <&[u8; GROUP]>::try_from(g).ok())
     else {
-        return 0;
+        return (0, word_masks(&[0; GROUP]), 0);
     };
     let m = word_masks(group);
     let after_word = (m.alnum << 1) | u64::from(*prev_alnum);
     *prev_alnum = m.alnum >> 63 == 1;
     let probes = (m.alnum & !after_word) | m.other;
-    match len - from {
-        rest if rest < GROUP => probes & ((1u64 << rest) - 1),
-        _ => probes,
-    }
+    let within = match len - from {
+        rest if rest < GROUP => (1u64 << rest) - 1,
+        _ => u64::MAX,
+    };
+    (probes & within, m, within)
 }
 
 /// One literal of three bytes or more, ready for the candidate check.
@@ -563,18 +570,35 @@ impl LiteralFilter {
     /// [`Self::out_of_order`] says otherwise.
     /// `stage` is working memory, kept by the caller between calls so none is allocated or
     /// cleared per call.
+    #[cfg(test)]
     pub(crate) fn for_each_hit(
         &self,
         hay: &[u8],
         stage: &mut Vec<u32>,
-        mut hit: impl FnMut(usize, usize),
+        hit: impl FnMut(usize, usize),
     ) {
-        if !self.at_word_starts.empty {
-            self.word_start_pass(hay, stage, &mut hit);
+        self.for_each_hit_and_group(hay, stage, hit, |_, _, _| {});
+    }
+
+    /// [`Self::for_each_hit`], also showing `group(offset, masks, within)` the byte-class
+    /// masks of every 64 bytes of `hay` in order (newlines taken for spaces; `within` marks
+    /// the bytes before the end), if the pass that makes them runs: the return value says
+    /// whether it did (it does whenever a literal is looked for at word starts).
+    pub(crate) fn for_each_hit_and_group(
+        &self,
+        hay: &[u8],
+        stage: &mut Vec<u32>,
+        mut hit: impl FnMut(usize, usize),
+        mut group: impl FnMut(usize, &WordMasks, u64),
+    ) -> bool {
+        let grouped = !self.at_word_starts.empty;
+        if grouped {
+            self.word_start_pass(hay, stage, &mut hit, &mut group);
         }
         if !self.anywhere.empty {
             self.every_offset_pass(hay, &mut hit);
         }
+        grouped
     }
 
     /// The literals tested at every offset.
@@ -611,6 +635,7 @@ impl LiteralFilter {
         hay: &[u8],
         stage: &mut Vec<u32>,
         hit: &mut impl FnMut(usize, usize),
+        group: &mut impl FnMut(usize, &WordMasks, u64),
     ) {
         let table = &self.at_word_starts;
         // Offsets within the block that pass the gate (a probe per byte at most).
@@ -649,7 +674,8 @@ impl LiteralFilter {
             let len = end - block;
             let mut g = 0;
             for k in 0..len.div_ceil(GROUP) {
-                let mut probes = probe_mask(&window, k, len, &mut prev_alnum);
+                let (mut probes, masks, within) = probe_mask(&window, k, len, &mut prev_alnum);
+                group(block + k * GROUP, &masks, within);
                 let base = (k * GROUP) as u32;
                 // One loop per 64 bytes of text: its exit is the only branch on the text, where
                 // a loop per word mispredicted at nearly every word of varied prose. Every
@@ -1004,9 +1030,10 @@ mod tests {
             window[hay.len()..].fill(b'a');
             let mut prev_alnum = before.is_ascii_alphanumeric();
             for k in 0..super::WINDOW / 64 {
-                let mask = super::probe_mask(&window, k, hay.len(), &mut prev_alnum);
+                let (mask, _, within) = super::probe_mask(&window, k, hay.len(), &mut prev_alnum);
                 for j in 0..64 {
                     let at = k * 64 + j;
+                    proptest::prop_assert_eq!((within >> j) & 1 == 1, at < hay.len());
                     let want = at < hay.len() && {
                         let c = hay[at];
                         let prev = if at == 0 { before } else { hay[at - 1] };

@@ -480,6 +480,66 @@ fn an_overlong_draft_spans_the_whole_draft_with_count_and_limit() {
     );
 }
 
+/// The count a screen reports (made from the prefilter's masks, block by block) is the
+/// definition's on texts of several blocks: tokens between blanks with a letter or digit of
+/// any script, whatever they start with.
+#[test]
+fn the_word_count_of_a_screen_is_the_definition_across_blocks() {
+    let words = [
+        "the",
+        "Refund",
+        "42",
+        "x1",
+        "(and",
+        "\"Hi",
+        "$5",
+        "--",
+        "...",
+        "caf\u{e9}",
+        "\u{6771}\u{4eac}",
+        "\u{1F44D}",
+        "\u{2014}",
+        "it's",
+        "_",
+    ];
+    let seps = [" ", " ", " ", "\n", "  ", "\t", "\r\n", "\n\n"];
+    let ctx = ctx().max_words(1);
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for round in 0..300 {
+        let target = next(4_000);
+        let mut draft = String::new();
+        while draft.len() < target {
+            draft.push_str(words[next(words.len())]);
+            draft.push_str(seps[next(seps.len())]);
+        }
+        let want = draft
+            .split(|c: char| c <= ' ')
+            .filter(|t| t.chars().any(char::is_alphanumeric))
+            .count();
+        let got: Vec<String> = screen_with(&ctx, &draft)
+            .iter()
+            .filter(|f| f.kind() == Kind::Length)
+            .map(|f| f.message().to_owned())
+            .collect();
+        if want > 1 {
+            assert_eq!(got.len(), 1, "round {round}");
+            assert!(
+                got[0].contains(&format!("({want} words, limit 1)")),
+                "round {round}: want {want}: {}",
+                got[0]
+            );
+        } else {
+            assert!(got.is_empty(), "round {round}");
+        }
+    }
+}
+
 #[test]
 fn the_limit_comes_from_the_context_and_punctuation_is_not_a_word() {
     let draft = ["word"; 10].join(" ");

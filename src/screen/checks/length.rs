@@ -1,29 +1,33 @@
 //! `length`: a draft with more words than the context's limit.
 //!
-//! Long replies bury the answer and take longer to review. A word is a whitespace-separated
-//! token with at least one letter or digit in it (any script), so "-", "&" and emoji on their
-//! own do not count. The span covers the whole draft; the note gives the count and the limit
-//! ("93 words, limit 80").
+//! Long replies bury the answer and take longer to review. A word is a token between blanks
+//! (whitespace, or any other ASCII control byte: the bytes up to a space) with at least one
+//! letter or digit in it (any script), so "-", "&" and emoji on their own do not count. The
+//! span covers the whole draft; the note gives the count and the limit ("93 words, limit 80").
 //!
 //! Speed: a draft of fewer than `2 × limit` bytes cannot be over the limit and is not counted
-//! at all. Otherwise the count is split in two. A token that starts with an ASCII letter or
-//! digit is a pair of bytes (whitespace, letter or digit); each byte gets two keys, zero exactly
-//! for whitespace and zero exactly for a letter or digit, from a few saturating byte operations
-//! with no branch, so the compiler vectorises the pass: 16 pairs take about 22 SSE2 and loop
-//! instructions, with a counter per lane summed every 256 pairs. The rarer tokens that start
-//! with anything else (`(and`, `"Hi`, `$5`, `—`) show as lanes with more whitespace bytes than
-//! word starts; only a block with such a lane is looked at again, 16 pairs at a time, and only
-//! those tokens are read one by one.
+//! at all. Otherwise the count is split in two: tokens that start with an ASCII letter or digit
+//! are counted in bulk, the rarer ones that start with anything else (`(and`, `"Hi`, `$5`, `—`)
+//! are read one by one. A screen has the count already: the prefilter's pass classes every 64
+//! bytes of the view into letters and digits and blanks, and a [`WordTally`] counts from those
+//! masks (a few instructions per 64 bytes). Without one, each byte gets two keys, zero exactly
+//! for a blank and zero exactly for a letter or digit, from saturating byte operations with no
+//! branch, so the compiler vectorises the pass: a counter per lane, summed every 256 pairs; only
+//! a block with a lane of more blanks than word starts is looked at again.
 
 use super::Emit;
 
-/// Reports the whole draft when it has more than `limit` words.
-pub(crate) fn run(view: &str, limit: usize, emit: &mut Emit<'_>) {
+/// Reports the whole draft when it has more than `limit` words; `tally` is the view's count
+/// from another pass, if one was made.
+pub(crate) fn run(view: &str, limit: usize, tally: Option<&WordTally>, emit: &mut Emit<'_>) {
     // Every word but the last needs at least two bytes (a character and a separator).
     if view.len().div_ceil(2) <= limit {
         return;
     }
-    let count = count_words(view);
+    let count = match tally {
+        Some(t) => t.words(view.as_bytes()),
+        None => count_words(view),
+    };
     if count > limit {
         emit(0..view.len(), Some(note(count, limit)));
     }
@@ -62,18 +66,18 @@ const LANES: usize = 16;
 const GROUPS: usize = 16;
 const _: () = assert!(GROUPS * LANES / 2 < 256);
 
+/// A byte between words: a space or an ASCII control byte.
 fn is_space(c: u8) -> bool {
-    c == b' ' || c.wrapping_sub(b'\t') < 5
+    c <= b' '
 }
 
 fn is_alnum(c: u8) -> bool {
     ((c | 0x20).wrapping_sub(b'a') < 26) | (c.wrapping_sub(b'0') < 10)
 }
 
-/// Zero exactly when `is_space(c)`: `c - b'\t'` is 0..=4 only for `\t`..`\r` (and taking 4
-/// off, saturating, leaves those at zero), and `c ^ b' '` is zero only for a space.
+/// Zero exactly when `is_space(c)`.
 fn space_key(c: u8) -> u8 {
-    c.wrapping_sub(b'\t').saturating_sub(4).min(c ^ b' ')
+    c.saturating_sub(b' ')
 }
 
 /// Zero exactly when `is_alnum(c)`: letters of either case map to 0..=25, digits to 16..=25
@@ -93,7 +97,49 @@ fn lane_sum(lanes: &[u8; LANES]) -> usize {
     ((low + high).wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize
 }
 
-/// Whitespace-separated tokens holding at least one alphanumeric character.
+/// Words counted from masks of 64 bytes at a time, fed in order by a pass that makes them
+/// anyway (the prefilter's; see [`crate::byte_class::WordMasks`]): tokens that start with an
+/// ASCII letter or digit counted at once, the others kept to be read when the count is asked
+/// for.
+#[derive(Debug, Default)]
+pub(crate) struct WordTally {
+    count: usize,
+    /// The byte before the next group is a blank (or there is none).
+    after_blank: bool,
+    /// Where tokens start with a byte that is not an ASCII letter or digit.
+    others: Vec<usize>,
+}
+
+impl WordTally {
+    /// Ready for the first group of a text (its start counts as after a blank). Keeps the
+    /// memory it had.
+    pub(crate) fn reset(&mut self) {
+        self.count = 0;
+        self.after_blank = true;
+        self.others.clear();
+    }
+
+    /// The group of up to 64 bytes at `at`: its letters and digits and its blanks, bits past
+    /// the text's end clear in `within`.
+    #[inline(always)]
+    pub(crate) fn add(&mut self, at: usize, alnum: u64, blank: u64, within: u64) {
+        let starts = !blank & ((blank << 1) | u64::from(self.after_blank)) & within;
+        self.after_blank = blank >> 63 == 1;
+        self.count += (starts & alnum).count_ones() as usize;
+        let mut others = starts & !alnum;
+        while others != 0 {
+            self.others.push(at + others.trailing_zeros() as usize);
+            others &= others - 1;
+        }
+    }
+
+    /// The words of `view`, the text whose groups were added.
+    pub(crate) fn words(&self, view: &[u8]) -> usize {
+        self.count + self.others.iter().filter(|&&k| is_word_at(view, k)).count()
+    }
+}
+
+/// Tokens between blanks holding at least one alphanumeric character.
 fn count_words(view: &str) -> usize {
     let b = view.as_bytes();
     let Some(&first) = b.first() else {
@@ -182,9 +228,14 @@ mod tests {
 
     fn found(text: &str, limit: usize) -> Option<(Range<usize>, String)> {
         let mut out = None;
-        run(text, limit, &mut |r: Range<usize>, note: Option<String>| {
-            out = Some((r, note.unwrap_or_default()));
-        });
+        run(
+            text,
+            limit,
+            None,
+            &mut |r: Range<usize>, note: Option<String>| {
+                out = Some((r, note.unwrap_or_default()));
+            },
+        );
         out
     }
 
@@ -227,7 +278,7 @@ mod tests {
     }
 
     #[test]
-    fn the_keys_are_zero_exactly_for_whitespace_and_for_letters_and_digits() {
+    fn the_keys_are_zero_exactly_for_blanks_and_for_letters_and_digits() {
         for c in 0..=255u8 {
             assert_eq!(space_key(c) == 0, is_space(c), "{c:#04x}");
             assert_eq!(alnum_key(c) == 0, is_alnum(c), "{c:#04x}");
@@ -248,10 +299,10 @@ mod tests {
         }
     }
 
-    /// The definition: tokens between the module's whitespace bytes (`split_ascii_whitespace`
-    /// leaves out VT) with an alphanumeric character of any script.
+    /// The definition: tokens between blanks (a space or an ASCII control character) with an
+    /// alphanumeric character of any script.
     fn plain_count(text: &str) -> usize {
-        text.split([' ', '\t', '\n', '\u{0B}', '\u{0C}', '\r'])
+        text.split(|c: char| c <= ' ')
             .filter(|t| t.chars().any(char::is_alphanumeric))
             .count()
     }
@@ -278,7 +329,7 @@ mod tests {
             let want = plain_count(&text);
             proptest::prop_assert_eq!(count_words(&text), want, "{:?}", text);
             let mut got = None;
-            run(&text, limit, &mut |r: Range<usize>, note: Option<String>| {
+            run(&text, limit, None, &mut |r: Range<usize>, note: Option<String>| {
                 got = Some((r, note.unwrap_or_default()));
             });
             let note = format!("{want} words, limit {limit}");
@@ -307,7 +358,42 @@ mod tests {
                 text.push_str(seps[k % seps.len()]);
             }
             proptest::prop_assert_eq!(count_words(&text), plain_count(&text), "{:?}", text);
+            proptest::prop_assert_eq!(tally_count(&text), plain_count(&text), "{:?}", text);
         }
+
+        /// The tally, fed the byte-class masks of every 64 bytes, counts as the definition
+        /// does on the bytes the block count is tested on.
+        #[test]
+        fn tally_matches_a_plain_split(
+            chars in proptest::collection::vec(
+                proptest::sample::select(
+                    " \t\n\u{0B}\u{0C}\r aZz09(_.-\u{1}\u{1C}\u{85}\u{e9}\u{2014}\u{6771}\u{1F44D}"
+                        .chars()
+                        .collect::<Vec<_>>(),
+                ),
+                0..300,
+            ),
+        ) {
+            let text: String = chars.into_iter().collect();
+            proptest::prop_assert_eq!(tally_count(&text), plain_count(&text), "{:?}", text);
+        }
+    }
+
+    /// The count of a [`WordTally`] fed every group of `text` (zero-padded at the end, as the
+    /// prefilter's window is).
+    fn tally_count(text: &str) -> usize {
+        let b = text.as_bytes();
+        let mut tally = WordTally::default();
+        tally.reset();
+        for at in (0..b.len()).step_by(64) {
+            let mut group = [0u8; 64];
+            let n = (b.len() - at).min(64);
+            group[..n].copy_from_slice(&b[at..at + n]);
+            let m = crate::byte_class::word_masks(&group);
+            let within = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+            tally.add(at, m.alnum, m.blank, within);
+        }
+        tally.words(b)
     }
 
     #[test]

@@ -6,7 +6,7 @@
 mod email;
 mod foreign_id;
 mod intro_line;
-mod length;
+pub(crate) mod length;
 pub(crate) mod long_number;
 mod placeholder;
 mod promise;
@@ -45,6 +45,7 @@ pub(crate) fn run(
     view: &Normalized<'_>,
     ctx: Option<&Context>,
     anchors: Option<&[usize]>,
+    words: Option<&length::WordTally>,
     emit: &mut Emit<'_>,
 ) {
     match check {
@@ -60,7 +61,7 @@ pub(crate) fn run(
         CheckName::Promise => promise::run(view.as_str(), anchors, emit),
         CheckName::Length => {
             if let Some(ctx) = ctx {
-                length::run(view.as_str(), ctx.word_limit(), emit);
+                length::run(view.as_str(), ctx.word_limit(), words, emit);
             }
         }
     }
