@@ -690,6 +690,8 @@ pub(crate) struct RuleSet {
     always_candidate: Vec<bool>,
     /// Those of `always` without an anchor: they run on every text.
     always_unanchored: Vec<u32>,
+    /// Some rule counts words (the `length` check): the prefilter's pass counts them for it.
+    counts_words: bool,
     /// Per rule: every anchor literal holds one of its keywords, so a match implies one.
     keywords_implied: Vec<bool>,
     /// Per rule whose keywords all hold an anchor literal found everywhere
@@ -803,6 +805,9 @@ impl RuleSet {
             .copied()
             .filter(|&i| !rules[i as usize].has_anchor())
             .collect();
+        let counts_words = rules
+            .iter()
+            .any(|r| r.check == Some(CheckName::Length) && r.info.status != Status::Deprecated);
         let keywords_implied = rules
             .iter()
             .map(|r| {
@@ -832,6 +837,7 @@ impl RuleSet {
         Ok(RuleSet {
             always_candidate,
             always_unanchored,
+            counts_words,
             keyword_reach,
             keywords_implied,
             rules,
@@ -935,9 +941,10 @@ impl RuleSet {
         };
         let mixed = filter.out_of_order();
         words.reset();
-        // Only a draft long enough to be over its word limit is counted (the fence's scan of a
-        // ticket has no context and no limit).
-        let count_words = ctx.is_some_and(|c| hay.len().div_ceil(2) > c.word_limit());
+        // Only a draft long enough to be over its word limit is counted, by a rule set with a
+        // length check (the fence's scan of a ticket has no context and no limit).
+        let count_words =
+            self.counts_words && ctx.is_some_and(|c| hay.len().div_ceil(2) > c.word_limit());
         let mut on_hit = |lit, at| {
             for &entry in self.literal_uses.of(lit) {
                 let i = entry & !KEYWORD_USE;
