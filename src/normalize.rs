@@ -410,6 +410,20 @@ fn space_run(bytes: &[u8], from: usize, end: usize) -> (usize, bool) {
 /// from byte-class masks (vector compares), which also give the offset at once.
 fn next_irregular_space(bytes: &[u8], from: usize, end: usize) -> usize {
     let mut p = from;
+    // A short stretch (between non-ASCII characters) byte by byte: the masks would be made
+    // from a zero-padded copy.
+    if end - p < 16 {
+        while p < end {
+            let b = bytes[p];
+            if matches!(b, b'\t' | b'\r' | 0x0B | 0x0C)
+                || (matches!(b, b' ' | b'\n') && (p + 1 == end || is_ascii_space(bytes[p + 1])))
+            {
+                return p;
+            }
+            p += 1;
+        }
+        return end;
+    }
     while p < end {
         let stop = (p + GROUP).min(end);
         // Bits past `stop` are clear.
