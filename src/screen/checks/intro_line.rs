@@ -178,7 +178,13 @@ pub(crate) fn run(view: &str, emit: &mut Emit<'_>) {
         return;
     };
     let end = line_end(b, start);
-    if is_intro(head(view, start, end)) {
+    let line = head(view, start, end);
+    // A line that cannot start an intro cannot be only interjections either (its first word
+    // would be one): most drafts stop here.
+    if !may_be_intro(line) {
+        return;
+    }
+    if reads_as_intro(line) {
         emit(start..end, None);
         return;
     }
