@@ -510,8 +510,7 @@ impl ViewBuilder {
     }
 
     /// A stretch of ASCII text: whitespace runs collapse, everything else is copied in bulk
-    /// (one linear piece per stretch between collapsed runs). Same pieces as calling
-    /// [`ascii`](Self::ascii) on each byte.
+    /// (one linear piece per stretch between collapsed runs).
     fn ascii_run(&mut self, original: &str, start: usize, end: usize) {
         let bytes = original.as_bytes();
         let mut i = start;

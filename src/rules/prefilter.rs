@@ -126,7 +126,7 @@ struct Entry {
     long: bool,
     len: u32,
     literal: u32,
-    /// Where the hashed part starts in the literal (see [`probe_offset`]).
+    /// Where the hashed part starts in the literal (see [`best_probe_offset`]).
     back: u32,
 }
 
@@ -564,12 +564,7 @@ impl LiteralFilter {
         }
     }
 
-    /// Calls `hit(literal index, start)` for every occurrence of every literal that may
-    /// begin anywhere, and for every occurrence at a word start (or at a byte other than a
-    /// letter, digit or whitespace) of the others. Hits come in order of start unless
-    /// [`Self::out_of_order`] says otherwise.
-    /// `stage` is working memory, kept by the caller between calls so none is allocated or
-    /// cleared per call.
+    /// [`Self::for_each_hit_and_group`] without the groups, for tests.
     #[cfg(test)]
     pub(crate) fn for_each_hit(
         &self,
@@ -580,10 +575,17 @@ impl LiteralFilter {
         self.for_each_hit_and_group(hay, stage, hit, |_, _, _| {});
     }
 
-    /// [`Self::for_each_hit`], also showing `group(offset, masks, within)` the byte-class
-    /// masks of every 64 bytes of `hay` in order (newlines taken for spaces; `within` marks
-    /// the bytes before the end), if the pass that makes them runs: the return value says
-    /// whether it did (it does whenever a literal is looked for at word starts).
+    /// Calls `hit(literal index, start)` for every occurrence of every literal that may
+    /// begin anywhere, and for every occurrence at a word start (or at a byte other than a
+    /// letter, digit or whitespace) of the others. Hits come in order of start unless
+    /// [`Self::out_of_order`] says otherwise.
+    /// `stage` is working memory, kept by the caller between calls so none is allocated or
+    /// cleared per call.
+    ///
+    /// Also shows `group(offset, masks, within)` the byte-class masks of every 64 bytes of
+    /// `hay` in order (newlines taken for spaces; `within` marks the bytes before the end), if
+    /// the pass that makes them runs: the return value says whether it did (it does whenever a
+    /// literal is looked for at word starts).
     pub(crate) fn for_each_hit_and_group(
         &self,
         hay: &[u8],
