@@ -121,7 +121,7 @@ pub(crate) fn best_probe_offset(literal: &[u8], word_start: bool) -> Option<usiz
         let rest = &literal[d..];
         // The last three letters of a literal (`com` of `your com`) start a word every hundred
         // or so, and every one of those words reaches the candidate check (which then finds
-        // no `your ` before it), while from its start the six-byte bitmap sees `your c`. Not
+        // no `your ` before it), while from its start the eight-byte bitmap sees `your com`. Not
         // when the literal starts with one of the most frequent words (`the sec`): those pass
         // the first bitmap more often than the last three letters of any word start a word.
         let fragment = d > 0
@@ -806,7 +806,7 @@ mod common_words_tests {
     fn probe_offsets_avoid_common_words_and_short_word_ends() {
         // A very common word is passed over for a rarer four bytes.
         assert_eq!(super::best_probe_offset(b"the secr", true), Some(4));
-        // The last three letters start too many words; the six-byte bitmap sees `your c`.
+        // The last three letters start too many words; the eight-byte bitmap sees `your com`.
         assert_eq!(super::best_probe_offset(b"your com", true), Some(0));
         // Unless the literal starts with one of the most frequent words.
         assert_eq!(super::best_probe_offset(b"the sec", true), Some(4));

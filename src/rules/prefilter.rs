@@ -8,8 +8,9 @@
 //! filter instead tests an offset against bitmaps of hashed prefixes (8 KiB each, so they stay
 //! in L1): first the three-byte prefixes of all literals, which turns most offsets away with
 //! one test; then, by literal length, the whole three-byte literal, the four-byte prefix of a
-//! four- or five-byte one, or the six-byte prefix of a longer one (`your ` begins `your
-//! account` but is not let through); then it compares the literals bucketed under that
+//! literal of four to seven bytes, or the eight-byte prefix of a longer one (`your refund`
+//! passes the gate as `you` but not this test: the literals that begin `your ` go on `your
+//! new`, `your rea`, `your act`...); then it compares the literals bucketed under that
 //! length's hash, their first sixteen bytes as two masked words. Literals of one byte are
 //! looked up by that byte; literals of two bytes pass the first bitmap as their two bytes and
 //! any third, then a bit per pair.
@@ -133,11 +134,13 @@ struct Entry {
 /// The literals of one probing regime, hashed.
 #[derive(Debug)]
 struct Table {
-    /// One bit per hash of the folded first four bytes of a literal of four or five bytes.
+    /// One bit per hash of the folded first four bytes of a literal of four to seven bytes.
     bits4: Box<[u64; 1 << (BITS - 6)]>,
-    /// One bit per hash of the folded first six bytes of a literal of six bytes or more: a
-    /// word that only begins like one (`your ` for `your account`) is let through by neither.
-    bits6: Box<[u64; 1 << (BITS - 6)]>,
+    /// One bit per hash of the folded first eight bytes of a literal of eight bytes or more
+    /// (most are: the extracted literals are cut there): a word that only begins like one
+    /// (`your account` for `your actual`) is let through by neither. Six bytes let `your
+    /// r...` through for `your rea`, and every `your refund` reached the candidate check.
+    bits8: Box<[u64; 1 << (BITS - 6)]>,
     /// One bit per hash of a literal of exactly three bytes.
     bits3: Box<[u64; 1 << (BITS - 6)]>,
     /// One bit per hash of the first three bytes of every literal of three bytes or more, and of
@@ -149,7 +152,7 @@ struct Table {
     short_any: [bool; 256],
     /// `bucket_start[h]..bucket_start[h + 1]` indexes `entries` for hash `h`: every literal of
     /// three bytes or more, by the hash its length's bitmap uses (`hash` of a three-byte one,
-    /// `hash4` of four or five bytes, `hash6` of six or more). Each literal is in one bucket.
+    /// `hash4` of four to seven bytes, `hash8` of eight or more). Each literal is in one bucket.
     bucket_start: Vec<u32>,
     entries: Vec<Entry>,
     /// Whether a literal of one byte is this byte (either case).
@@ -218,11 +221,10 @@ fn hash3(key: u32) -> usize {
     (((key | 0x0020_2020) & 0x00FF_FFFF).wrapping_mul(0x85EB_CA6B) >> (32 - BITS)) as usize
 }
 
-/// The hash of six bytes (the low ones of `key`), folded as [`hash`] folds.
+/// The hash of eight bytes, folded as [`hash`] folds.
 #[inline(always)]
-fn hash6(key: u64) -> usize {
-    (((key | 0x2020_2020_2020) & 0xFFFF_FFFF_FFFF).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        >> (64 - BITS)) as usize
+fn hash8(key: u64) -> usize {
+    ((key | 0x2020_2020_2020_2020).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - BITS)) as usize
 }
 
 /// The first two bytes of `key`, folded as [`hash`] folds (an index, no hashing needed).
@@ -242,7 +244,7 @@ impl Table {
         let mut by_hash: Vec<(usize, Entry)> = Vec::new();
         let mut bits4 = Box::new([0u64; 1 << (BITS - 6)]);
         let mut bits3 = Box::new([0u64; 1 << (BITS - 6)]);
-        let mut bits6 = Box::new([0u64; 1 << (BITS - 6)]);
+        let mut bits8 = Box::new([0u64; 1 << (BITS - 6)]);
         let mut gate3 = Box::new([0u64; 1 << (BITS - 6)]);
         let mut short_any = [false; 256];
         let mut bits2 = Box::new([0u64; 1 << (16 - 6)]);
@@ -285,8 +287,8 @@ impl Table {
                     };
                     let (bits, h) = match n {
                         3 => (&mut bits3, hash3(head as u32)),
-                        4 | 5 => (&mut bits4, hash4(head as u32)),
-                        _ => (&mut bits6, hash6(head)),
+                        4..=7 => (&mut bits4, hash4(head as u32)),
+                        _ => (&mut bits8, hash8(head)),
                     };
                     bits[h / 64] |= 1 << (h % 64);
                     let g = hash(head as u32);
@@ -333,7 +335,7 @@ impl Table {
             bits3,
             bucket_start,
             entries: by_hash.into_iter().map(|(_, e)| e).collect(),
-            bits6,
+            bits8,
             gate3,
             short_any,
             short_first,
@@ -351,13 +353,13 @@ impl Table {
     }
 
     /// Which exact-length bitmaps let a literal start where the eight bytes are `key`:
-    /// [`SIX`] (six bytes or more), [`FOUR`] (four or five), [`THREE`], [`SHORT`] (one or two);
+    /// [`EIGHT`] (eight bytes or more), [`FOUR`] (four to seven), [`THREE`], [`SHORT`] (one or two);
     /// zero for none.
     #[inline(always)]
     fn lengths(&self, key: u64) -> u32 {
         let k = key as u32;
         let short = self.short_first[(key & 0xFF) as usize] | test(&self.bits2, pair(key));
-        (u32::from(test(&self.bits6, hash6(key))) * SIX)
+        (u32::from(test(&self.bits8, hash8(key))) * EIGHT)
             | (u32::from(test(&self.bits4, hash4(k))) * FOUR)
             | (u32::from(test(&self.bits3, hash3(k))) * THREE)
             | (u32::from(short) * SHORT)
@@ -397,17 +399,17 @@ impl Table {
     ) {
         let (key, next) = keys;
         let lower = (lowercase8(key), lowercase8(next));
-        let h6 = (lengths & SIX != 0).then(|| hash6(key));
+        let h8 = (lengths & EIGHT != 0).then(|| hash8(key));
         let h4 = (lengths & FOUR != 0).then(|| hash4(key as u32));
         let h3 = (lengths & THREE != 0).then(|| hash3(key as u32));
         // Each bucket once, as two lengths' hashes may name the same one.
-        if let Some(h) = h6 {
+        if let Some(h) = h8 {
             self.bucket_at(literals, hay, at, lower, h, hit);
         }
-        if let Some(h) = h4.filter(|&h| Some(h) != h6) {
+        if let Some(h) = h4.filter(|&h| Some(h) != h8) {
             self.bucket_at(literals, hay, at, lower, h, hit);
         }
-        if let Some(h) = h3.filter(|&h| Some(h) != h6 && Some(h) != h4) {
+        if let Some(h) = h3.filter(|&h| Some(h) != h8 && Some(h) != h4) {
             self.bucket_at(literals, hay, at, lower, h, hit);
         }
         if lengths & SHORT != 0 {
@@ -477,7 +479,7 @@ impl Table {
 const SHORT: u32 = 1;
 const THREE: u32 = 2;
 const FOUR: u32 = 4;
-const SIX: u32 = 8;
+const EIGHT: u32 = 8;
 /// Bits the lengths take in a staged offset.
 const LENGTH_BITS: u32 = 4;
 
