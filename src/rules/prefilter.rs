@@ -131,22 +131,36 @@ struct Entry {
     back: u32,
 }
 
-/// The literals of one probing regime, hashed.
+/// A bitmap of `1 << BITS` bits (8 KiB).
+type Bitmap = [u64; 1 << (BITS - 6)];
+
+/// The bitmaps of one [`Table`], held in it (the table is boxed): the probe loops reach each at
+/// a fixed offset from the table's pointer, where boxes of their own took a register each or a
+/// reload from the stack per test.
 #[derive(Debug)]
-struct Table {
+struct Bitmaps {
+    /// One bit per hash of the first three bytes of every literal of three bytes or more, and of
+    /// every literal of two bytes followed by any byte: one test turns most offsets away before
+    /// the exact-length tables are looked at.
+    gate3: Bitmap,
+    /// One bit per hash of a literal of exactly three bytes.
+    bits3: Bitmap,
     /// One bit per hash of the folded first four bytes of a literal of four to seven bytes.
-    bits4: Box<[u64; 1 << (BITS - 6)]>,
+    bits4: Bitmap,
     /// One bit per hash of the folded first eight bytes of a literal of eight bytes or more
     /// (most are: the extracted literals are cut there): a word that only begins like one
     /// (`your account` for `your actual`) is let through by neither. Six bytes let `your
     /// r...` through for `your rea`, and every `your refund` reached the candidate check.
-    bits8: Box<[u64; 1 << (BITS - 6)]>,
-    /// One bit per hash of a literal of exactly three bytes.
-    bits3: Box<[u64; 1 << (BITS - 6)]>,
-    /// One bit per hash of the first three bytes of every literal of three bytes or more, and of
-    /// every literal of two bytes followed by any byte: one test turns most offsets away before
-    /// the exact-length tables are looked at.
-    gate3: Box<[u64; 1 << (BITS - 6)]>,
+    bits8: Bitmap,
+    /// One bit per folded pair of bytes that a two-byte literal is: the letters that start
+    /// one (`cf`) start far more words that are not.
+    bits2: [u64; 1 << (16 - 6)],
+}
+
+/// The literals of one probing regime, hashed.
+#[derive(Debug)]
+struct Table {
+    bits: Bitmaps,
     /// Whether a literal of one byte is this byte (either case): the gate's test for them (a
     /// literal of two bytes is in `gate3` under every third byte).
     short_any: [bool; 256],
@@ -157,9 +171,6 @@ struct Table {
     entries: Vec<Entry>,
     /// Whether a literal of one byte is this byte (either case).
     short_first: [bool; 256],
-    /// One bit per folded pair of bytes that a two-byte literal is: the letters that start
-    /// one (`cf`) start far more words that are not.
-    bits2: Box<[u64; 1 << (16 - 6)]>,
     /// Literals (or suffixes from their probe offset) of one or two bytes, as `(lowercased
     /// first byte, literal index, probe offset)`, sorted.
     short: Vec<(u8, u32, u32)>,
@@ -175,9 +186,9 @@ pub(crate) struct LiteralFilter {
     /// with a letter or digit: found only at word starts), `None` for `anywhere`.
     from: Arc<[Option<usize>]>,
     /// Literals tested at word starts and at bytes other than letters, digits and whitespace.
-    at_word_starts: Table,
+    at_word_starts: Box<Table>,
     /// Literals tested at every offset.
-    anywhere: Table,
+    anywhere: Box<Table>,
     /// Some literal is found by a suffix, or at every offset: hits may come out of order.
     out_of_order: bool,
 }
@@ -210,7 +221,7 @@ fn hash4(key: u32) -> usize {
 /// candidates (they are compared with [`lowercase8`]).
 #[inline(always)]
 fn hash(key: u32) -> usize {
-    (((key | 0x0020_2020) & 0x00FF_FFFF).wrapping_mul(K) >> (32 - BITS)) as usize
+    (((key << 8) | 0x2020_2000).wrapping_mul(K) >> (32 - BITS)) as usize
 }
 
 /// The hash of three bytes for the bitmap of three-byte literals: not [`hash`], which the gate
@@ -218,7 +229,7 @@ fn hash(key: u32) -> usize {
 /// gate would collide in this bitmap too and reach the candidate check every time.
 #[inline(always)]
 fn hash3(key: u32) -> usize {
-    (((key | 0x0020_2020) & 0x00FF_FFFF).wrapping_mul(0x85EB_CA6B) >> (32 - BITS)) as usize
+    (((key << 8) | 0x2020_2000).wrapping_mul(0x85EB_CA6B) >> (32 - BITS)) as usize
 }
 
 /// The hash of eight bytes, folded as [`hash`] folds.
@@ -234,20 +245,22 @@ fn pair(key: u64) -> usize {
 }
 
 #[inline(always)]
-fn test(bits: &[u64; 1 << (BITS - 6)], h: usize) -> bool {
+fn test(bits: &Bitmap, h: usize) -> bool {
     (bits[h / 64] >> (h % 64)) & 1 != 0
 }
 
 impl Table {
     /// A table of `literals[i][back..]` for every `(i, back)` in `chosen`.
-    fn new(literals: &[Vec<u8>], chosen: impl Iterator<Item = (usize, usize)>) -> Self {
+    fn new(literals: &[Vec<u8>], chosen: impl Iterator<Item = (usize, usize)>) -> Box<Self> {
         let mut by_hash: Vec<(usize, Entry)> = Vec::new();
-        let mut bits4 = Box::new([0u64; 1 << (BITS - 6)]);
-        let mut bits3 = Box::new([0u64; 1 << (BITS - 6)]);
-        let mut bits8 = Box::new([0u64; 1 << (BITS - 6)]);
-        let mut gate3 = Box::new([0u64; 1 << (BITS - 6)]);
+        let mut bits = Bitmaps {
+            gate3: [0; 1 << (BITS - 6)],
+            bits3: [0; 1 << (BITS - 6)],
+            bits4: [0; 1 << (BITS - 6)],
+            bits8: [0; 1 << (BITS - 6)],
+            bits2: [0; 1 << (16 - 6)],
+        };
         let mut short_any = [false; 256];
-        let mut bits2 = Box::new([0u64; 1 << (16 - 6)]);
         let mut short_first = [false; 256];
         let mut short = Vec::new();
         let mut empty = true;
@@ -262,12 +275,12 @@ impl Table {
                     let first = lit[0];
                     if let [a, b] = lit[..] {
                         let h = pair(u64::from(a) | u64::from(b) << 8);
-                        bits2[h / 64] |= 1 << (h % 64);
+                        bits.bits2[h / 64] |= 1 << (h % 64);
                         // Through the gate by its two bytes and any third: by its first byte
                         // alone, `cf` let every word starting with a `c` through.
                         for third in 0..=255u32 {
                             let g = hash(u32::from(a) | u32::from(b) << 8 | third << 16);
-                            gate3[g / 64] |= 1 << (g % 64);
+                            bits.gate3[g / 64] |= 1 << (g % 64);
                         }
                     } else {
                         short_any[usize::from(first.to_ascii_lowercase())] = true;
@@ -285,14 +298,14 @@ impl Table {
                         Some(rest) => (lowercase8(word8(rest)), bytes_mask(rest.len())),
                         None => (0, 0),
                     };
-                    let (bits, h) = match n {
-                        3 => (&mut bits3, hash3(head as u32)),
-                        4..=7 => (&mut bits4, hash4(head as u32)),
-                        _ => (&mut bits8, hash8(head)),
+                    let (exact, h) = match n {
+                        3 => (&mut bits.bits3, hash3(head as u32)),
+                        4..=7 => (&mut bits.bits4, hash4(head as u32)),
+                        _ => (&mut bits.bits8, hash8(head)),
                     };
-                    bits[h / 64] |= 1 << (h % 64);
+                    exact[h / 64] |= 1 << (h % 64);
                     let g = hash(head as u32);
-                    gate3[g / 64] |= 1 << (g % 64);
+                    bits.gate3[g / 64] |= 1 << (g % 64);
                     // Bucketed by the hash its length's bitmap uses, so a candidate compares
                     // the few literals of that exact prefix rather than every literal sharing
                     // three bytes (`you` starts dozens).
@@ -330,26 +343,22 @@ impl Table {
             total += *start;
             *start = total;
         }
-        Table {
-            bits4,
-            bits3,
+        Box::new(Table {
+            bits,
             bucket_start,
             entries: by_hash.into_iter().map(|(_, e)| e).collect(),
-            bits8,
-            gate3,
             short_any,
             short_first,
-            bits2,
             short,
             empty,
-        }
+        })
     }
 
     /// Whether a literal may start where the eight bytes are `key`, by its first three bytes
     /// (its two and any third, for two bytes long; its byte, for one): most offsets stop here.
     #[inline(always)]
     fn gate(&self, key: u64) -> bool {
-        test(&self.gate3, hash(key as u32)) | self.short_any[(key & 0xFF) as usize]
+        test(&self.bits.gate3, hash(key as u32)) | self.short_any[(key & 0xFF) as usize]
     }
 
     /// Which exact-length bitmaps let a literal start where the eight bytes are `key`:
@@ -358,10 +367,10 @@ impl Table {
     #[inline(always)]
     fn lengths(&self, key: u64) -> u32 {
         let k = key as u32;
-        let short = self.short_first[(key & 0xFF) as usize] | test(&self.bits2, pair(key));
-        (u32::from(test(&self.bits8, hash8(key))) * EIGHT)
-            | (u32::from(test(&self.bits4, hash4(k))) * FOUR)
-            | (u32::from(test(&self.bits3, hash3(k))) * THREE)
+        let short = self.short_first[(key & 0xFF) as usize] | test(&self.bits.bits2, pair(key));
+        (u32::from(test(&self.bits.bits8, hash8(key))) * EIGHT)
+            | (u32::from(test(&self.bits.bits4, hash4(k))) * FOUR)
+            | (u32::from(test(&self.bits.bits3, hash3(k))) * THREE)
             | (u32::from(short) * SHORT)
     }
 
