@@ -78,7 +78,8 @@ fn scan(view: &str, skip_sparse: bool, emit: &mut Emit<'_>) {
 
 /// The first ASCII digit at or after `from` with at least [`MIN_DIGITS`] digits in the
 /// [`REACH`] bytes from it: digit masks of 64 bytes at a time, the next 64 joined on so the
-/// reach of a digit near the end is whole, and a population count per digit.
+/// reach of a digit near the end is whole, and a population count per group, then per digit
+/// in a group with enough of them.
 fn next_dense_digit(b: &[u8], from: usize) -> Option<usize> {
     const REACH_MASK: u64 = (1 << REACH) - 1;
     const _: () = assert!(REACH <= GROUP);
@@ -87,7 +88,16 @@ fn next_dense_digit(b: &[u8], from: usize) -> Option<usize> {
     while at < b.len() {
         let after = b.get(at + GROUP..).unwrap_or(&[]);
         let next = byte_class::digit_mask(after.get(..GROUP).unwrap_or(after));
+        // Every digit's reach lies in this group and the first `REACH` bytes of the next: with
+        // fewer than `MIN_DIGITS` digits in all of them (most groups of prose that have any),
+        // none needs counting. Only for a group with digits: a population count is not one
+        // instruction on every x86-64 (nor on the baseline this crate is built for).
         let mut left = digits;
+        if left != 0
+            && ((digits.count_ones() + (next & REACH_MASK).count_ones()) as usize) < MIN_DIGITS
+        {
+            left = 0;
+        }
         while left != 0 {
             let j = left.trailing_zeros();
             let reach = (digits >> j) | next.checked_shl(GROUP as u32 - j).unwrap_or(0);
