@@ -134,11 +134,12 @@ struct Entry {
 /// A bitmap of `1 << BITS` bits (8 KiB).
 type Bitmap = [u64; 1 << (BITS - 6)];
 
-/// The bitmaps of one [`Table`], held in it (the table is boxed): the probe loops reach each at
-/// a fixed offset from the table's pointer, where boxes of their own took a register each or a
-/// reload from the stack per test.
+/// What the probe loops of one [`Table`] look up, in one allocation: each bitmap at a fixed
+/// offset from one pointer, where boxes of their own took a register each or a reload from the
+/// stack per test. All zeros when empty, so its box is allocated zeroed (a whole table built on
+/// the stack and moved into a box was copied, 40 KiB per table at every start-up).
 #[derive(Debug)]
-struct Bitmaps {
+struct Lookups {
     /// One bit per hash of the first three bytes of every literal of three bytes or more, and of
     /// every literal of two bytes followed by any byte: one test turns most offsets away before
     /// the exact-length tables are looked at.
@@ -155,22 +156,22 @@ struct Bitmaps {
     /// One bit per folded pair of bytes that a two-byte literal is: the letters that start
     /// one (`cf`) start far more words that are not.
     bits2: [u64; 1 << (16 - 6)],
+    /// Whether a literal of one byte is this byte (either case): the gate's test for them (a
+    /// literal of two bytes is in `gate3` under every third byte).
+    short_any: [bool; 256],
+    /// Whether a literal of one byte is this byte (either case).
+    short_first: [bool; 256],
 }
 
 /// The literals of one probing regime, hashed.
 #[derive(Debug)]
 struct Table {
-    bits: Bitmaps,
-    /// Whether a literal of one byte is this byte (either case): the gate's test for them (a
-    /// literal of two bytes is in `gate3` under every third byte).
-    short_any: [bool; 256],
+    bits: Box<Lookups>,
     /// `bucket_start[h]..bucket_start[h + 1]` indexes `entries` for hash `h`: every literal of
     /// three bytes or more, by the hash its length's bitmap uses (`hash` of a three-byte one,
     /// `hash4` of four to seven bytes, `hash8` of eight or more). Each literal is in one bucket.
     bucket_start: Vec<u32>,
     entries: Vec<Entry>,
-    /// Whether a literal of one byte is this byte (either case).
-    short_first: [bool; 256],
     /// Literals (or suffixes from their probe offset) of one or two bytes, as `(lowercased
     /// first byte, literal index, probe offset)`, sorted.
     short: Vec<(u8, u32, u32)>,
@@ -186,9 +187,9 @@ pub(crate) struct LiteralFilter {
     /// with a letter or digit: found only at word starts), `None` for `anywhere`.
     from: Arc<[Option<usize>]>,
     /// Literals tested at word starts and at bytes other than letters, digits and whitespace.
-    at_word_starts: Box<Table>,
+    at_word_starts: Table,
     /// Literals tested at every offset.
-    anywhere: Box<Table>,
+    anywhere: Table,
     /// Some literal is found by a suffix, or at every offset: hits may come out of order.
     out_of_order: bool,
 }
@@ -251,17 +252,17 @@ fn test(bits: &Bitmap, h: usize) -> bool {
 
 impl Table {
     /// A table of `literals[i][back..]` for every `(i, back)` in `chosen`.
-    fn new(literals: &[Vec<u8>], chosen: impl Iterator<Item = (usize, usize)>) -> Box<Self> {
+    fn new(literals: &[Vec<u8>], chosen: impl Iterator<Item = (usize, usize)>) -> Self {
         let mut by_hash: Vec<(usize, Entry)> = Vec::new();
-        let mut bits = Bitmaps {
+        let mut bits = Box::new(Lookups {
             gate3: [0; 1 << (BITS - 6)],
             bits3: [0; 1 << (BITS - 6)],
             bits4: [0; 1 << (BITS - 6)],
             bits8: [0; 1 << (BITS - 6)],
             bits2: [0; 1 << (16 - 6)],
-        };
-        let mut short_any = [false; 256];
-        let mut short_first = [false; 256];
+            short_any: [false; 256],
+            short_first: [false; 256],
+        });
         let mut short = Vec::new();
         let mut empty = true;
         for (i, back) in chosen {
@@ -283,10 +284,10 @@ impl Table {
                             bits.gate3[g / 64] |= 1 << (g % 64);
                         }
                     } else {
-                        short_any[usize::from(first.to_ascii_lowercase())] = true;
-                        short_any[usize::from(first.to_ascii_uppercase())] = true;
-                        short_first[usize::from(first.to_ascii_lowercase())] = true;
-                        short_first[usize::from(first.to_ascii_uppercase())] = true;
+                        bits.short_any[usize::from(first.to_ascii_lowercase())] = true;
+                        bits.short_any[usize::from(first.to_ascii_uppercase())] = true;
+                        bits.short_first[usize::from(first.to_ascii_lowercase())] = true;
+                        bits.short_first[usize::from(first.to_ascii_uppercase())] = true;
                     }
                     short.push((first.to_ascii_lowercase(), i, back));
                 }
@@ -343,22 +344,20 @@ impl Table {
             total += *start;
             *start = total;
         }
-        Box::new(Table {
+        Table {
             bits,
             bucket_start,
             entries: by_hash.into_iter().map(|(_, e)| e).collect(),
-            short_any,
-            short_first,
             short,
             empty,
-        })
+        }
     }
 
     /// Whether a literal may start where the eight bytes are `key`, by its first three bytes
     /// (its two and any third, for two bytes long; its byte, for one): most offsets stop here.
     #[inline(always)]
     fn gate(&self, key: u64) -> bool {
-        test(&self.bits.gate3, hash(key as u32)) | self.short_any[(key & 0xFF) as usize]
+        test(&self.bits.gate3, hash(key as u32)) | self.bits.short_any[(key & 0xFF) as usize]
     }
 
     /// Which exact-length bitmaps let a literal start where the eight bytes are `key`:
@@ -367,7 +366,8 @@ impl Table {
     #[inline(always)]
     fn lengths(&self, key: u64) -> u32 {
         let k = key as u32;
-        let short = self.short_first[(key & 0xFF) as usize] | test(&self.bits.bits2, pair(key));
+        let short =
+            self.bits.short_first[(key & 0xFF) as usize] | test(&self.bits.bits2, pair(key));
         (u32::from(test(&self.bits.bits8, hash8(key))) * EIGHT)
             | (u32::from(test(&self.bits.bits4, hash4(k))) * FOUR)
             | (u32::from(test(&self.bits.bits3, hash3(k))) * THREE)
