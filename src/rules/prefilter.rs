@@ -136,8 +136,9 @@ type Bitmap = [u64; 1 << (BITS - 6)];
 
 /// What the probe loops of one [`Table`] look up, in one allocation: each bitmap at a fixed
 /// offset from one pointer, where boxes of their own took a register each or a reload from the
-/// stack per test. All zeros when empty, so its box is allocated zeroed (a whole table built on
-/// the stack and moved into a box was copied, 40 KiB per table at every start-up).
+/// stack per test. Empty, it is all zeros, and `Box::new` of it compiles to a zeroed allocation
+/// (a whole table built on the stack and moved into a box was copied, 40 KiB per table at every
+/// start-up).
 #[derive(Debug)]
 struct Lookups {
     /// One bit per hash of the first three bytes of every literal of three bytes or more, and of
@@ -361,8 +362,8 @@ impl Table {
     }
 
     /// Which exact-length bitmaps let a literal start where the eight bytes are `key`:
-    /// [`EIGHT`] (eight bytes or more), [`FOUR`] (four to seven), [`THREE`], [`SHORT`] (one or two);
-    /// zero for none.
+    /// [`EIGHT`] (eight bytes or more), [`FOUR`] (four to seven), [`THREE`], [`SHORT`] (one or
+    /// two); zero for none.
     #[inline(always)]
     fn lengths(&self, key: u64) -> u32 {
         let k = key as u32;
