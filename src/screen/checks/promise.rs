@@ -118,6 +118,67 @@ const OUTCOMES: &[&str] = &[
 ];
 /// Words a clause may open with before the time word ("but tomorrow we will...").
 const CONJUNCTIONS: &[&str] = &["and", "but", "so", "then", "also", "because"];
+/// Negated modals: the clause does not commit.
+const NEGATED_MODALS: &[&str] = &["won't", "wont", "shan't"];
+/// Modals that commit unless an obligation of the customer follows ("you will need to").
+const MODALS: &[&str] = &["will", "shall"];
+/// Words that commit by themselves.
+const COMMITTING: &[&str] = &["gonna", "expect", "expects", "expected", "scheduled"];
+/// Words [`verb`] reads by name besides [`NEGATED_MODALS`], [`MODALS`] and [`COMMITTING`].
+const OTHER_VERBS: &[&str] = &["going", "being", "should"];
+
+/// The words [`commitment`] stops at: conditions, conjunctions, and every word [`verb`] reads
+/// as a verb except those ending in "'ll".
+const CLAUSE_LISTS: &[&[&str]] = &[
+    CONDITIONS,
+    CONJUNCTIONS,
+    NEGATED_MODALS,
+    MODALS,
+    OTHER_VERBS,
+    COMMITTING,
+];
+
+/// [`CLAUSE_LISTS`] by lower-case first letter: bit `n` is set when one of the words has `n`
+/// bytes. Most words of a clause are none of these, and this one lookup turns them away
+/// before any list is compared (a time word's clause is read up to [`LOOK_BACK`] words back).
+const CLAUSE_WORDS: [u32; 26] = clause_words();
+
+const fn clause_words() -> [u32; 26] {
+    let mut table = [0u32; 26];
+    let mut l = 0;
+    while l < CLAUSE_LISTS.len() {
+        let list = CLAUSE_LISTS[l];
+        let mut i = 0;
+        while i < list.len() {
+            let w = list[i].as_bytes();
+            // A compile error, not a word silently missing from the table.
+            assert!(w[0].is_ascii_lowercase() && w.len() < 32);
+            table[(w[0] - b'a') as usize] |= 1 << w.len();
+            i += 1;
+        }
+        l += 1;
+    }
+    table
+}
+
+/// Whether word `w` may be one [`commitment`] stops at: one of [`CLAUSE_WORDS`], or a word
+/// ending in "'ll" ("we'll").
+fn may_stop_clause(b: &[u8], w: &Range<usize>) -> bool {
+    let word = &b[w.clone()];
+    let listed = match word.first().map(u8::to_ascii_lowercase) {
+        Some(c @ b'a'..=b'z') => {
+            word.len() < 32 && CLAUSE_WORDS[usize::from(c - b'a')] >> word.len() & 1 != 0
+        }
+        _ => false,
+    };
+    listed || ends_ll(word)
+}
+
+/// Whether `word` ends in "'ll" after at least one letter ("we'll", "you'll").
+fn ends_ll(word: &[u8]) -> bool {
+    word.len() > 3 && word[word.len() - 3..].eq_ignore_ascii_case(b"'ll")
+}
+
 const NUMBER_WORDS: &[&str] = &[
     "a",
     "an",
@@ -420,11 +481,11 @@ fn verb(b: &[u8], w: &Range<usize>, floor: usize) -> Option<Verb> {
     let next_in = |l: &[&str]| next().is_some_and(|n| one_of(b, &n, l));
     let next2_is = |x: &str| next2().is_some_and(|n| is(b, &n, x));
     let word = &b[w.clone()];
-    let ends_ll = word.len() > 3 && word[word.len() - 3..].eq_ignore_ascii_case(b"'ll");
-    if one_of(b, w, &["won't", "wont", "shan't"]) {
+    let ends_ll = ends_ll(word);
+    if one_of(b, w, NEGATED_MODALS) {
         return Some(Verb::Not);
     }
-    let modal = if ends_ll || one_of(b, w, &["will", "shall"]) {
+    let modal = if ends_ll || one_of(b, w, MODALS) {
         let you = if ends_ll {
             word[..word.len() - 3].eq_ignore_ascii_case(b"you")
         } else {
@@ -436,18 +497,14 @@ fn verb(b: &[u8], w: &Range<usize>, floor: usize) -> Option<Verb> {
                 || (next_is("have") && next2_is("to"))
                 || (next_is("be") && (next2_is("required") || next2_is("asked"))));
         !obligation
-    } else if is(b, w, "going") {
+    } else if is(b, w, OTHER_VERBS[0]) {
         next_is("to")
-    } else if is(b, w, "being") {
+    } else if is(b, w, OTHER_VERBS[1]) {
         prev_word(b, w.start, floor).is_some_and(|p| one_of(b, &p, &["is", "are", "it's"]))
-    } else if is(b, w, "should") {
+    } else if is(b, w, OTHER_VERBS[2]) {
         next_in(OUTCOMES)
     } else {
-        one_of(
-            b,
-            w,
-            &["gonna", "expect", "expects", "expected", "scheduled"],
-        )
+        one_of(b, w, COMMITTING)
     };
     if !modal {
         return None;
@@ -467,6 +524,12 @@ fn commitment(b: &[u8], ts: usize, te: usize, floor: usize) -> Option<Range<usiz
         let Some(w) = prev_word(b, cur, floor) else {
             break;
         };
+        if !may_stop_clause(b, &w) {
+            // Neither a verb nor a condition, and not a conjunction either.
+            opens_clause = false;
+            cur = w.start;
+            continue;
+        }
         if one_of(b, &w, CONDITIONS) {
             return None;
         }
@@ -490,6 +553,10 @@ fn commitment(b: &[u8], ts: usize, te: usize, floor: usize) -> Option<Range<usiz
     }
     for _ in 0..LOOK_AHEAD {
         let w = next_word(b, cur)?;
+        if !may_stop_clause(b, &w) {
+            cur = w.end;
+            continue;
+        }
         if one_of(b, &w, CONDITIONS) {
             return None;
         }
@@ -646,5 +713,58 @@ mod tests {
             spans("It will be done by end of today."),
             vec!["will be done by end of today"]
         );
+    }
+
+    /// Whether [`commitment`] would act on word `w` of `text`: a condition, a conjunction, or
+    /// a verb by [`verb`]'s reading.
+    fn acted_on(text: &str, w: Range<usize>) -> bool {
+        let b = text.as_bytes();
+        one_of(b, &w, CONDITIONS) || one_of(b, &w, CONJUNCTIONS) || verb(b, &w, 0).is_some()
+    }
+
+    #[test]
+    fn the_clause_word_lookup_lets_every_listed_word_through() {
+        let listed = CLAUSE_LISTS.iter().flat_map(|l| l.iter().copied());
+        for word in listed.chain(["we'll", "YOU'LL", "It'll", "Will", "SHOULD", "Gonna", "If"]) {
+            assert!(may_stop_clause(word.as_bytes(), &(0..word.len())), "{word}");
+        }
+        // In context, each is acted on: "is being", "should arrive", "going to".
+        for (text, w) in [
+            ("is being", 3..8),
+            ("should arrive", 0..6),
+            ("going to", 0..5),
+        ] {
+            assert!(acted_on(text, w.clone()), "{text}");
+            assert!(may_stop_clause(text.as_bytes(), &w), "{text}");
+        }
+        // Passes by first letter and length but is no listed word; turned away.
+        assert!(may_stop_clause(b"wild", &(0..4)) && !acted_on("wild", 0..4));
+        assert!(!may_stop_clause(b"ship", &(0..4)));
+        assert!(!may_stop_clause(b"'ll", &(0..3)));
+    }
+
+    proptest::proptest! {
+        /// A word the lookup turns away is one [`commitment`] would pass over anyway.
+        #[test]
+        fn a_word_turned_away_by_the_lookup_is_not_acted_on(
+            word in "(will|shall|wont?|won't|shan't|going|being|should|gonna|expect(s|ed)?|scheduled\
+                     |if|when(ever)?|unless|once|whether|and|but|so|then|also|because\
+                     |[a-z]{0,3}'ll|[a-z]{1,3}ll|[a-zA-Z'-]{1,12})",
+            upper in proptest::collection::vec(proptest::bool::ANY, 12),
+            before in proptest::sample::select(vec!["", "is ", "you "]),
+            rest in proptest::sample::select(vec!["", " arrive", " need to", " not", " to"]),
+        ) {
+            // Listed words in any letter case, near misses and random words.
+            let word: String = word
+                .chars()
+                .zip(upper.iter().chain(std::iter::repeat(&false)))
+                .map(|(c, &u)| if u { c.to_ascii_uppercase() } else { c })
+                .collect();
+            let text = format!("{before}{word}{rest}");
+            let w = before.len()..before.len() + word.len();
+            if !may_stop_clause(text.as_bytes(), &w) {
+                proptest::prop_assert!(!acted_on(&text, w), "{text:?}");
+            }
+        }
     }
 }
