@@ -212,7 +212,7 @@ impl CompiledRule {
     /// or a check with [`checks::anchor_literals`].
     fn has_anchor(&self) -> bool {
         self.pattern.as_ref().is_some_and(|p| p.anchor.is_some())
-            || self.check.and_then(checks::anchor_literals).is_some()
+            || self.check.is_some_and(checks::has_anchor_literals)
     }
 
     /// Whether everything the rule reports holds a run of at least
@@ -1911,19 +1911,53 @@ negative_examples = ["reveal your order"]
         assert!(near > 50 && far > 50, "{near} {far}");
     }
 
-    /// A check with anchor literals (`promise`) reports at the prefilter's hits exactly what it
-    /// reports trying every word start: anchors in every letter case, inside longer words,
-    /// after other anchors and overlapping them.
-    #[test]
-    fn check_anchors_from_the_prefilter_match_every_word_start() {
+    /// A check with anchor literals reports at the prefilter's hits exactly what it reports
+    /// finding its own starts: on texts glued at random (fixed seed) from `words`, and `glue`
+    /// between them. Returns how many findings the texts had.
+    fn check_at_prefilter_hits_matches_its_own_search(
+        check: CheckName,
+        words: &[&str],
+        glue: &[&str],
+    ) -> usize {
         let limits = PatternLimits::default();
         let set = RuleSet::new(builtin_rules(&limits).unwrap()).unwrap();
-        let promise: Vec<&CompiledRule> = set
+        let rules: Vec<&CompiledRule> = set
             .rules()
             .iter()
-            .filter(|r| r.check == Some(CheckName::Promise))
+            .filter(|r| r.check == Some(check))
             .collect();
-        assert!(!promise.is_empty());
+        assert!(!rules.is_empty());
+        let mut next = picker(0x2545_F491_4F6C_DD1Du64);
+        let ctx = Context::example();
+        let mut reported = 0;
+        for _ in 0..3000 {
+            let mut text = String::new();
+            for _ in 0..1 + next(12) {
+                text.push_str(words[next(words.len())]);
+                text.push_str(glue[next(glue.len())]);
+            }
+            let view = Normalized::new(&text);
+            let mut fast = Vec::new();
+            set.scan(&view, Some(&ctx), &|r| r.check == Some(check), &mut fast);
+            let mut slow = Vec::new();
+            for rule in &rules {
+                run_rule(rule, &view, Some(&ctx), &mut slow);
+            }
+            let key = |f: &Finding| (f.span().start, f.span().end, f.message().to_owned());
+            let mut fast: Vec<_> = fast.iter().map(key).collect();
+            let mut slow: Vec<_> = slow.iter().map(key).collect();
+            fast.sort();
+            slow.sort();
+            reported += slow.len();
+            assert_eq!(fast, slow, "on {text:?}");
+        }
+        reported
+    }
+
+    /// `promise`: anchors in every letter case, inside longer words, after other anchors and
+    /// overlapping them.
+    #[test]
+    fn promise_at_prefilter_hits_matches_every_word_start() {
         let words = [
             "we",
             "will",
@@ -1974,37 +2008,51 @@ negative_examples = ["reveal your order"]
             "\n",
         ];
         let glue = [" ", " ", "", "\n", "-", "_", "é", "'"];
-        let mut next = picker(0x2545_F491_4F6C_DD1Du64);
-        let ctx = Context::example();
-        let mut reported = 0;
-        for _ in 0..3000 {
-            let mut text = String::new();
-            for _ in 0..1 + next(12) {
-                text.push_str(words[next(words.len())]);
-                text.push_str(glue[next(glue.len())]);
-            }
-            let view = Normalized::new(&text);
-            let mut fast = Vec::new();
-            set.scan(
-                &view,
-                Some(&ctx),
-                &|r| r.check == Some(CheckName::Promise),
-                &mut fast,
-            );
-            let mut slow = Vec::new();
-            for rule in &promise {
-                run_rule(rule, &view, Some(&ctx), &mut slow);
-            }
-            let key = |f: &Finding| (f.span().start, f.span().end, f.message().to_owned());
-            let mut fast: Vec<_> = fast.iter().map(key).collect();
-            let mut slow: Vec<_> = slow.iter().map(key).collect();
-            fast.sort();
-            slow.sort();
-            reported += slow.len();
-            assert_eq!(fast, slow, "on {text:?}");
-        }
+        let reported =
+            check_at_prefilter_hits_matches_its_own_search(CheckName::Promise, &words, &glue);
         // The texts exercise the check, not only its silence.
         assert!(reported > 300, "{reported}");
+    }
+
+    /// `placeholder`: brackets, X runs and underscores inside words, after them, in runs that
+    /// reach into the next, and inside bracketed placeholders.
+    #[test]
+    fn placeholder_at_prefilter_hits_matches_its_own_search() {
+        let words = [
+            "[Your Name]",
+            "[",
+            "]",
+            "{first_name}",
+            "{{customer.name}}",
+            "{",
+            "}",
+            "<NAME>",
+            "<<name>>",
+            "<",
+            ">",
+            "XXXX",
+            "xxxx",
+            "Xx",
+            "XX",
+            "x",
+            "X",
+            "box",
+            "maxx",
+            "1234",
+            "____",
+            "__",
+            "_",
+            "__FIRST_NAME__",
+            "NAME",
+            "name",
+            "insert date",
+            "(https://a.example)",
+            "é",
+        ];
+        let glue = [" ", "", "", "-", "/", "_", "\n", "é", "x"];
+        let reported =
+            check_at_prefilter_hits_matches_its_own_search(CheckName::Placeholder, &words, &glue);
+        assert!(reported > 1000, "{reported}");
     }
 
     /// Matches of patterns without a `secret` group are reported from the DFA's span without

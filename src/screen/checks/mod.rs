@@ -23,11 +23,17 @@ pub(crate) type Emit<'e> = dyn FnMut(Range<usize>, Option<String>) + 'e;
 /// The literals a check needs at a word start before it can report anything there, if it has
 /// such anchors: the rule engine finds them with every other rule's literals and passes their
 /// offsets to [`run`], and skips the check on a text without one.
-pub(crate) fn anchor_literals(check: CheckName) -> Option<impl Iterator<Item = String>> {
+pub(crate) fn anchor_literals(check: CheckName) -> Option<Vec<String>> {
     match check {
-        CheckName::Promise => Some(promise::anchor_literals()),
+        CheckName::Promise => Some(promise::anchor_literals().collect()),
+        CheckName::Placeholder => Some(placeholder::anchor_literals().collect()),
         _ => None,
     }
+}
+
+/// Whether the check has [`anchor_literals`] (without making them).
+pub(crate) fn has_anchor_literals(check: CheckName) -> bool {
+    matches!(check, CheckName::Promise | CheckName::Placeholder)
 }
 
 /// Whether every span the check reports holds a run of at least
@@ -54,7 +60,7 @@ pub(crate) fn run(
                 foreign_id::run(view.as_str(), ctx, emit);
             }
         }
-        CheckName::Placeholder => placeholder::run(view.as_str(), emit),
+        CheckName::Placeholder => placeholder::run(view.as_str(), anchors, emit),
         CheckName::IntroLine => intro_line::run(view.as_str(), emit),
         CheckName::Email => email::run(view.as_str(), ctx, emit),
         CheckName::LongNumber => long_number::run(view.as_str(), emit),

@@ -20,12 +20,14 @@
 //! (`XXXX-XXXX-XXXX-1234`), words with X's in them (`XXL`) and markdown rules (`___` alone on a
 //! line).
 //!
-//! Speed: two `memchr3` passes (for `[`, `{`, `<` and for `X`, `x`, `_`); only those bytes are
-//! looked at.
+//! Speed: a placeholder starts with `[`, `{`, `<`, `_`, or an `x` or `X` that starts a word.
+//! Those are literals of the rule engine's prefilter (see [`anchor_literals`]), found in the
+//! same pass as every other rule's literals; the check reads only the text from those offsets.
+//! Called without them (unit tests, a caller outside the engine) it finds them with `memchr3`.
 
 use std::ops::Range;
 
-use memchr::{memchr3, memchr3_iter};
+use memchr::memchr3_iter;
 
 use super::Emit;
 
@@ -194,12 +196,48 @@ const HTML_TAGS: &[&str] = &[
     "ul",
 ];
 
-/// Reports every placeholder in `view`; the note names its form.
-pub(crate) fn run(view: &str, emit: &mut Emit<'_>) {
+/// The bytes a placeholder starts with, for the prefilter (which matches ASCII
+/// case-insensitively and reports a literal that starts with a letter only at word starts:
+/// an X fill-in glued to the word before it is none).
+pub(crate) fn anchor_literals() -> impl Iterator<Item = String> {
+    ["[", "{", "<", "_", "x"].into_iter().map(String::from)
+}
+
+/// Reports every placeholder in `view`; the note names its form. `anchors` are offsets where
+/// one may start, ascending (the prefilter's hits for [`anchor_literals`]); `None` finds them.
+pub(crate) fn run(view: &str, anchors: Option<&[usize]>, emit: &mut Emit<'_>) {
     let b = view.as_bytes();
+    match anchors {
+        Some(offsets) => {
+            let with = |bytes: &'static [u8]| {
+                offsets
+                    .iter()
+                    .copied()
+                    .filter(move |&i| bytes.contains(&b[i]))
+            };
+            run_at(b, with(b"[{<"), with(b"Xx_"), emit);
+        }
+        None => run_at(
+            b,
+            memchr3_iter(b'[', b'{', b'<', b),
+            memchr3_iter(b'X', b'x', b'_', b),
+            emit,
+        ),
+    }
+}
+
+/// Reports the placeholders opened by a bracket at one of `brackets`, then the X fill-ins and
+/// underscore blanks starting at one of `fills` (both ascending; `fills` may hold X's inside
+/// words, which are passed over).
+fn run_at(
+    b: &[u8],
+    brackets: impl Iterator<Item = usize>,
+    fills: impl Iterator<Item = usize>,
+    emit: &mut Emit<'_>,
+) {
     // Ranges already reported, in order; X runs inside them are not reported again.
     let mut flagged: Vec<Range<usize>> = Vec::new();
-    for i in memchr3_iter(b'[', b'{', b'<', b) {
+    for i in brackets {
         if flagged.last().is_some_and(|r| i < r.end) {
             continue;
         }
@@ -214,9 +252,12 @@ pub(crate) fn run(view: &str, emit: &mut Emit<'_>) {
         }
     }
     let mut next_flagged = 0;
+    // Everything before `pos` belongs to a run already read.
     let mut pos = 0;
-    while let Some(off) = memchr3(b'X', b'x', b'_', &b[pos..]) {
-        let at = pos + off;
+    for at in fills {
+        if at < pos {
+            continue;
+        }
         let (hit, end) = if b[at] == b'_' {
             underscores(b, at)
         } else {
@@ -531,7 +572,7 @@ mod tests {
 
     fn found(text: &str) -> Vec<&str> {
         let mut out = Vec::new();
-        run(text, &mut |r: Range<usize>, _| out.push(&text[r]));
+        run(text, None, &mut |r: Range<usize>, _| out.push(&text[r]));
         out
     }
 
