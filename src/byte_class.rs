@@ -141,8 +141,9 @@ fn padded(bytes: &[u8]) -> [u8; GROUP] {
 #[cfg(target_arch = "x86_64")]
 mod sse2 {
     use safe_arch::{
-        bitandnot_m128i, bitor_m128i, cmp_eq_mask_i8_m128i, load_unaligned_m128i, m128i,
-        max_u8_m128i, min_u8_m128i, move_mask_i8_m128i, set_splat_i8_m128i, sub_i8_m128i,
+        add_i8_m128i, bitandnot_m128i, bitor_m128i, cmp_eq_mask_i8_m128i, cmp_gt_mask_i8_m128i,
+        load_unaligned_m128i, m128i, max_u8_m128i, min_u8_m128i, move_mask_i8_m128i,
+        set_splat_i8_m128i, sub_i8_m128i,
     };
 
     use super::{GROUP, SpaceMasks, WordMasks};
@@ -155,6 +156,16 @@ mod sse2 {
     #[inline(always)]
     fn at_most(x: m128i, max: u8) -> m128i {
         cmp_eq_mask_i8_m128i(min_u8_m128i(x, splat(max)), x)
+    }
+
+    /// All ones in the lanes where `low <= c <= low + span` (unsigned, `span` below 255): one
+    /// add moves the range to the bottom of the signed bytes and one signed compare tests it,
+    /// where a subtraction and an unsigned [`at_most`] take three instructions.
+    #[inline(always)]
+    fn in_range(c: m128i, low: u8, span: u8) -> m128i {
+        debug_assert!(span < 255);
+        let shifted = add_i8_m128i(c, splat(0x80u8.wrapping_sub(low)));
+        cmp_gt_mask_i8_m128i(set_splat_i8_m128i((span as i8).wrapping_sub(127)), shifted)
     }
 
     #[inline(always)]
@@ -171,11 +182,11 @@ mod sse2 {
             let mut lanes = [0u8; 16];
             lanes.copy_from_slice(chunk);
             let c = load_unaligned_m128i(&lanes);
-            let letter = at_most(sub_i8_m128i(bitor_m128i(c, splat(0x20)), splat(b'a')), 25);
-            let digit = at_most(sub_i8_m128i(c, splat(b'0')), 9);
+            let letter = in_range(bitor_m128i(c, splat(0x20)), b'a', 25);
+            let digit = in_range(c, b'0', 9);
             let an = bitor_m128i(letter, digit);
             let above_space = cmp_eq_mask_i8_m128i(max_u8_m128i(c, splat(b'!')), c);
-            let continuation = at_most(sub_i8_m128i(c, splat(0x80)), 0x3F);
+            let continuation = in_range(c, 0x80, 0x3F);
             let ot = bitandnot_m128i(bitor_m128i(an, continuation), above_space);
             alnum |= bits(an) << (16 * k);
             other |= bits(ot) << (16 * k);
@@ -197,7 +208,7 @@ mod sse2 {
             lanes.copy_from_slice(chunk);
             let c = load_unaligned_m128i(&lanes);
             let blank = cmp_eq_mask_i8_m128i(c, splat(b' '));
-            let control = at_most(sub_i8_m128i(c, splat(b'\t')), 4);
+            let control = in_range(c, b'\t', 4);
             let newline = cmp_eq_mask_i8_m128i(c, splat(b'\n'));
             space |= bits(bitor_m128i(blank, control)) << (16 * k);
             plain |= bits(bitor_m128i(blank, newline)) << (16 * k);
@@ -213,7 +224,12 @@ mod sse2 {
             let mut lanes = [0u8; 16];
             lanes.copy_from_slice(chunk);
             let c = load_unaligned_m128i(&lanes);
-            out |= bits(at_most(sub_i8_m128i(c, splat(low)), high - low)) << (16 * k);
+            let inside = if high - low < 255 {
+                in_range(c, low, high - low)
+            } else {
+                at_most(sub_i8_m128i(c, splat(low)), high - low)
+            };
+            out |= bits(inside) << (16 * k);
         }
         out
     }
@@ -225,8 +241,8 @@ mod sse2 {
             let mut lanes = [0u8; 16];
             lanes.copy_from_slice(chunk);
             let c = load_unaligned_m128i(&lanes);
-            let digit = at_most(sub_i8_m128i(c, splat(b'0')), 9);
-            let letter = at_most(sub_i8_m128i(bitor_m128i(c, splat(0x20)), splat(b'a')), 5);
+            let digit = in_range(c, b'0', 9);
+            let letter = in_range(bitor_m128i(c, splat(0x20)), b'a', 5);
             out |= bits(bitor_m128i(digit, letter)) << (16 * k);
         }
         out
