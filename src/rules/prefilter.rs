@@ -158,10 +158,8 @@ struct Lookups {
     /// one (`cf`) start far more words that are not.
     bits2: [u64; 1 << (16 - 6)],
     /// Whether a literal of one byte is this byte (either case): the gate's test for them (a
-    /// literal of two bytes is in `gate3` under every third byte).
-    short_any: [bool; 256],
-    /// Whether a literal of one byte is this byte (either case).
-    short_first: [bool; 256],
+    /// literal of two bytes is in `gate3` under every third byte) and their exact-length test.
+    one_byte: [bool; 256],
 }
 
 /// The literals of one probing regime, hashed.
@@ -261,8 +259,7 @@ impl Table {
             bits4: [0; 1 << (BITS - 6)],
             bits8: [0; 1 << (BITS - 6)],
             bits2: [0; 1 << (16 - 6)],
-            short_any: [false; 256],
-            short_first: [false; 256],
+            one_byte: [false; 256],
         });
         let mut short = Vec::new();
         let mut empty = true;
@@ -285,10 +282,8 @@ impl Table {
                             bits.gate3[g / 64] |= 1 << (g % 64);
                         }
                     } else {
-                        bits.short_any[usize::from(first.to_ascii_lowercase())] = true;
-                        bits.short_any[usize::from(first.to_ascii_uppercase())] = true;
-                        bits.short_first[usize::from(first.to_ascii_lowercase())] = true;
-                        bits.short_first[usize::from(first.to_ascii_uppercase())] = true;
+                        bits.one_byte[usize::from(first.to_ascii_lowercase())] = true;
+                        bits.one_byte[usize::from(first.to_ascii_uppercase())] = true;
                     }
                     short.push((first.to_ascii_lowercase(), i, back));
                 }
@@ -358,7 +353,7 @@ impl Table {
     /// (its two and any third, for two bytes long; its byte, for one): most offsets stop here.
     #[inline(always)]
     fn gate(&self, key: u64) -> bool {
-        test(&self.bits.gate3, hash(key as u32)) | self.bits.short_any[(key & 0xFF) as usize]
+        test(&self.bits.gate3, hash(key as u32)) | self.bits.one_byte[(key & 0xFF) as usize]
     }
 
     /// Which exact-length bitmaps let a literal start where the eight bytes are `key`:
@@ -367,8 +362,7 @@ impl Table {
     #[inline(always)]
     fn lengths(&self, key: u64) -> u32 {
         let k = key as u32;
-        let short =
-            self.bits.short_first[(key & 0xFF) as usize] | test(&self.bits.bits2, pair(key));
+        let short = self.bits.one_byte[(key & 0xFF) as usize] | test(&self.bits.bits2, pair(key));
         (u32::from(test(&self.bits.bits8, hash8(key))) * EIGHT)
             | (u32::from(test(&self.bits.bits4, hash4(k))) * FOUR)
             | (u32::from(test(&self.bits.bits3, hash3(k))) * THREE)
