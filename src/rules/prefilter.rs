@@ -174,6 +174,9 @@ struct Table {
     /// Literals (or suffixes from their probe offset) of one or two bytes, as `(lowercased
     /// first byte, literal index, probe offset)`, sorted.
     short: Vec<(u8, u32, u32)>,
+    /// `short[short_start[b]..short_start[b + 1]]` are the entries of first byte `b`: a text
+    /// dense with one-byte literals (`[`, `:`) looks each hit's entries up at once.
+    short_start: Box<[u32; 257]>,
     /// No literal at all: the pass over the text is skipped.
     empty: bool,
 }
@@ -324,6 +327,13 @@ impl Table {
         }
         by_hash.sort_unstable_by_key(|(h, e)| (*h, e.literal));
         short.sort_unstable();
+        let mut short_start = Box::new([0u32; 257]);
+        for &(b, _, _) in &short {
+            short_start[usize::from(b) + 1] += 1;
+        }
+        for b in 0..256 {
+            short_start[b + 1] += short_start[b];
+        }
         // No bucket is looked at in a table without such literals (no length bitmap has a bit
         // set), which spares the CLI 256 KiB of zeros for every table it never uses.
         let buckets = if by_hash.is_empty() {
@@ -345,6 +355,7 @@ impl Table {
             bucket_start,
             entries: by_hash.into_iter().map(|(_, e)| e).collect(),
             short,
+            short_start,
             empty,
         }
     }
@@ -402,19 +413,23 @@ impl Table {
         hit: &mut impl FnMut(usize, usize),
     ) {
         let (key, next) = keys;
-        let lower = (lowercase8(key), lowercase8(next));
-        let h8 = (lengths & EIGHT != 0).then(|| hash8(key));
-        let h4 = (lengths & FOUR != 0).then(|| hash4(key as u32));
-        let h3 = (lengths & THREE != 0).then(|| hash3(key as u32));
-        // Each bucket once, as two lengths' hashes may name the same one.
-        if let Some(h) = h8 {
-            self.bucket_at(literals, hay, at, lower, h, hit);
-        }
-        if let Some(h) = h4.filter(|&h| Some(h) != h8) {
-            self.bucket_at(literals, hay, at, lower, h, hit);
-        }
-        if let Some(h) = h3.filter(|&h| Some(h) != h8 && Some(h) != h4) {
-            self.bucket_at(literals, hay, at, lower, h, hit);
+        // Not for a one-byte literal's hit alone (a text dense with `[` or `:` has one at
+        // every few bytes).
+        if lengths & !SHORT != 0 {
+            let lower = (lowercase8(key), lowercase8(next));
+            let h8 = (lengths & EIGHT != 0).then(|| hash8(key));
+            let h4 = (lengths & FOUR != 0).then(|| hash4(key as u32));
+            let h3 = (lengths & THREE != 0).then(|| hash3(key as u32));
+            // Each bucket once, as two lengths' hashes may name the same one.
+            if let Some(h) = h8 {
+                self.bucket_at(literals, hay, at, lower, h, hit);
+            }
+            if let Some(h) = h4.filter(|&h| Some(h) != h8) {
+                self.bucket_at(literals, hay, at, lower, h, hit);
+            }
+            if let Some(h) = h3.filter(|&h| Some(h) != h8 && Some(h) != h4) {
+                self.bucket_at(literals, hay, at, lower, h, hit);
+            }
         }
         if lengths & SHORT != 0 {
             self.short_at(literals, hay, at, hit);
@@ -460,11 +475,9 @@ impl Table {
         hit: &mut impl FnMut(usize, usize),
     ) {
         let first = fold_byte(hay[at]);
-        let from = self.short.partition_point(|&(b, _, _)| b < first);
-        for &(b, lit, back) in &self.short[from..] {
-            if b != first {
-                break;
-            }
+        let entries = self.short_start[usize::from(first)] as usize
+            ..self.short_start[usize::from(first) + 1] as usize;
+        for &(_, lit, back) in &self.short[entries] {
             let lit = lit as usize;
             let back = back as usize;
             let l = &literals[lit];
