@@ -83,3 +83,32 @@ pub(crate) fn collect(run: fn(&str, &mut Emit<'_>), text: &str) -> Vec<(&str, St
     });
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The engine asks [`has_anchor_literals`] on every scan and [`anchor_literals`] once per
+    /// build: they must name the same checks.
+    #[test]
+    fn has_anchor_literals_names_the_checks_that_have_them() {
+        use CheckName::*;
+        for check in [
+            ForeignId,
+            Placeholder,
+            IntroLine,
+            Email,
+            LongNumber,
+            Promise,
+            Length,
+        ] {
+            // A new check fails to compile here until it is added to the list above.
+            match check {
+                ForeignId | Placeholder | IntroLine | Email | LongNumber | Promise | Length => {}
+            }
+            let literals = anchor_literals(check);
+            assert_eq!(has_anchor_literals(check), literals.is_some(), "{check:?}");
+            assert!(literals.is_none_or(|l| !l.is_empty() && l.iter().all(|w| !w.is_empty())));
+        }
+    }
+}
