@@ -212,7 +212,7 @@ impl CompiledRule {
     /// or a check with [`checks::anchor_literals`].
     fn has_anchor(&self) -> bool {
         self.pattern.as_ref().is_some_and(|p| p.anchor.is_some())
-            || self.check.is_some_and(checks::has_anchor_literals)
+            || self.check.and_then(checks::anchor_literals).is_some()
     }
 
     /// Whether everything the rule reports holds a run of at least
@@ -753,7 +753,8 @@ impl RuleSet {
                     if let Some(words) = r.check.and_then(checks::anchor_literals) {
                         // As an anchored pattern: the check runs at its anchors' offsets, and
                         // its keywords are checked once it reports something.
-                        for w in words {
+                        for w in words.iter().flat_map(|l| l.iter()) {
+                            let w = w.to_ascii_lowercase();
                             uses.push((use_of(w.as_bytes(), true), i, false));
                         }
                         always.push(i);

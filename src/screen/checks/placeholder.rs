@@ -21,7 +21,7 @@
 //! line).
 //!
 //! Speed: a placeholder starts with `[`, `{`, `<`, `_`, or an `x` or `X` that starts a word.
-//! Those are literals of the rule engine's prefilter (see [`anchor_literals`]), found in the
+//! Those are literals of the rule engine's prefilter (see [`ANCHOR_LITERALS`]), found in the
 //! same pass as every other rule's literals; the check reads only the text from those offsets.
 //! Called without them (unit tests, a caller outside the engine) it finds them with `memchr3`.
 
@@ -199,12 +199,10 @@ const HTML_TAGS: &[&str] = &[
 /// The bytes a placeholder starts with, for the prefilter (which matches ASCII
 /// case-insensitively and reports a literal that starts with a letter only at word starts:
 /// an X fill-in glued to the word before it is none).
-pub(crate) fn anchor_literals() -> impl Iterator<Item = String> {
-    ["[", "{", "<", "_", "x"].into_iter().map(String::from)
-}
+pub(crate) const ANCHOR_LITERALS: &[&[&str]] = &[&["[", "{", "<", "_", "x"]];
 
 /// Reports every placeholder in `view`; the note names its form. `anchors` are offsets where
-/// one may start, ascending (the prefilter's hits for [`anchor_literals`]); `None` finds them.
+/// one may start, ascending (the prefilter's hits for [`ANCHOR_LITERALS`]); `None` finds them.
 pub(crate) fn run(view: &str, anchors: Option<&[usize]>, emit: &mut Emit<'_>) {
     let b = view.as_bytes();
     match anchors {

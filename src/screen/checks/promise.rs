@@ -21,7 +21,7 @@
 //! Odd mixed case ("gUaRaNtEe") is not matched: drafts come from a model, not an adversary.
 //!
 //! Speed: the anchor words are literals of the rule engine's prefilter (see
-//! [`anchor_literals`]), which finds them at word starts in the same pass as every other rule's
+//! [`ANCHOR_LITERALS`]), which finds them at word starts in the same pass as every other rule's
 //! literals; the check reads only the words around those offsets. Called without them (unit
 //! tests, a caller outside the engine) it tries every word start.
 
@@ -59,14 +59,9 @@ const ANCHOR_EXACT: &[&str] = &[
     "Sunday",
 ];
 
-/// Every anchor in lower case, for the prefilter (which matches ASCII case-insensitively and
-/// reports them at word starts, a superset of the anchors this check accepts).
-pub(crate) fn anchor_literals() -> impl Iterator<Item = String> {
-    ANCHOR_WORDS
-        .iter()
-        .chain(ANCHOR_EXACT)
-        .map(|w| w.to_ascii_lowercase())
-}
+/// Every anchor, for the prefilter (which matches ASCII case-insensitively and reports them at
+/// word starts, a superset of the anchors this check accepts).
+pub(crate) const ANCHOR_LITERALS: &[&[&str]] = &[ANCHOR_WORDS, ANCHOR_EXACT];
 
 /// Whether `word` (ASCII) is at `b[s..]` in lower case, Capitalised or ALL CAPS.
 fn cased_at(b: &[u8], s: usize, word: &str) -> bool {
@@ -232,7 +227,7 @@ const UNIT_ADJECTIVES: &[&str] = &[
 
 /// Reports every guarantee, "within" deadline and time commitment in `view`. `anchors` are
 /// offsets where an anchor word may start, ascending (the prefilter's hits for
-/// [`anchor_literals`]); `None` tries every word start.
+/// [`ANCHOR_LITERALS`]); `None` tries every word start.
 pub(crate) fn run(view: &str, anchors: Option<&[usize]>, emit: &mut Emit<'_>) {
     let b = view.as_bytes();
     match anchors {
