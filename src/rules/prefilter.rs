@@ -5,15 +5,15 @@
 //!
 //! An Aho-Corasick automaton over a few thousand literals walks a transition table too large
 //! for the L1 cache and runs at about 200 MB/s here, even on text where no literal occurs. This
-//! filter instead tests an offset against bitmaps of hashed prefixes (8 KiB each, so they stay
-//! in L1): first the three-byte prefixes of all literals, which turns most offsets away with
-//! one test; then, by literal length, the whole three-byte literal, the four-byte prefix of a
-//! literal of four to seven bytes, or the eight-byte prefix of a longer one (`your refund`
-//! passes the gate as `you` but not this test: the literals that begin `your ` go on `your
+//! filter instead tests an offset against bitmaps of hashed prefixes (8 to 16 KiB each, so
+//! they stay in L1): first the *gate*, a word per hash of the first three bytes holding a bit
+//! per fourth byte, which turns most offsets away with one test (a literal of three bytes sets
+//! its whole word); then, by literal length, the whole three-byte literal, the four-byte prefix
+//! of a literal of four to seven bytes, or the eight-byte prefix of a longer one (`your refund`
+//! passes the gate as `your` but not this test: the literals that begin `your ` go on `your
 //! new`, `your rea`, `your act`...); then it compares the literals bucketed under that
-//! length's hash, their first sixteen bytes as two masked words. Literals of one byte are
-//! looked up by that byte; literals of two bytes pass the first bitmap as their two bytes and
-//! any third, then a bit per pair.
+//! length's hash, their first sixteen bytes as two masked words. Literals of one or two bytes
+//! pass the gate by their first byte, then are looked up by that byte or a bit per pair.
 //!
 //! Most literals need not be tested at every offset. A literal that starts with a letter or
 //! digit and is known to matter only at the start of a word (its pattern has `\b`, or a space
@@ -28,15 +28,13 @@
 //!
 //! The word-start pass runs in stages over blocks of text, each a loop with no branch that
 //! depends on the text but one exit per 64 bytes: the offsets to test are taken from a 64-bit
-//! mask per 64 bytes and those that pass the three-byte bitmap kept, then those that pass an
+//! mask per 64 bytes and those that pass the gate kept, then those that pass an
 //! exact-length bitmap; only those are compared. Testing
 //! offset by offset, with a branch after each bitmap, mispredicted at every other word of
 //! varied text (a benchmark that repeats one paragraph hides this: the predictor learns it).
 
-/// Bits in the hash table of folded three-byte prefixes (2^16 bits: 8 KiB, so it stays in L1).
+/// Bits in the exact-length bitmaps (2^16 bits: 8 KiB each, so they stay in L1).
 const BITS: u32 = 16;
-/// Fibonacci hashing: the high bits of `key * K` spread nearby keys apart.
-const K: u32 = 0x9E37_79B1;
 use super::anchor::best_probe_offset;
 
 /// One in every byte of a word.
@@ -141,10 +139,13 @@ type Bitmap = [u64; 1 << (BITS - 6)];
 /// start-up).
 #[derive(Debug)]
 struct Lookups {
-    /// One bit per hash of the first three bytes of every literal of three bytes or more, and of
-    /// every literal of two bytes followed by any byte: one test turns most offsets away before
-    /// the exact-length tables are looked at.
-    gate3: Bitmap,
+    /// Per hash of the first three bytes ([`gate_word`]) of every literal of three bytes or
+    /// more, a bit per fourth byte ([`gate_bit`]), or every bit for a literal of three bytes:
+    /// one test turns most offsets away before the exact-length tables are looked at. By
+    /// three bytes alone, every `your`, `you'll` and `young` went on to those tables for the
+    /// literals that begin `you `; by four, the gate lets through a third fewer offsets of
+    /// prose.
+    gate: [u64; 1 << GATE_WORD_BITS],
     /// One bit per hash of a literal of exactly three bytes.
     bits3: Bitmap,
     /// One bit per hash of the folded first four bytes of a literal of four to seven bytes.
@@ -157,9 +158,14 @@ struct Lookups {
     /// One bit per folded pair of bytes that a two-byte literal is: the letters that start
     /// one (`cf`) start far more words that are not.
     bits2: [u64; 1 << (16 - 6)],
-    /// Whether a literal of one byte is this byte (either case): the gate's test for them (a
-    /// literal of two bytes is in `gate3` under every third byte) and their exact-length test.
+    /// Whether a literal of one byte is this byte (either case): their exact-length test.
     one_byte: [bool; 256],
+    /// Whether a literal of one or two bytes starts with this byte (either case): the gate's
+    /// test for them. A literal of two bytes in the gate's words would need one for every
+    /// third byte, an eighth of them each. Of the embedded rules' (`!=`, `##`, `cf`, `fb`),
+    /// only the first two are looked for in text without a long run of token characters, and
+    /// their first bytes are rare in prose; a `fm` let every word starting with `f` through.
+    gate_first: [bool; 256],
 }
 
 /// The literals of one probing regime, hashed.
@@ -213,35 +219,48 @@ fn word8(bytes: &[u8]) -> u64 {
     u64::from_le_bytes(w)
 }
 
-/// The hash of four bytes, folded (a different multiplier from [`hash`]).
+/// Words in the gate's bitmap, as a power of two.
+const GATE_WORD_BITS: u32 = 11;
+
+/// The gate's word for an offset whose first bytes are `key`: a hash of its first three bytes
+/// (the low ones), folded. Setting the 0x20 bit of every byte lower-cases ASCII letters, and
+/// maps some other bytes onto each other too, which only adds candidates (they are compared
+/// with [`lowercase8`]). Fibonacci hashing: the high bits of the product spread nearby keys
+/// apart.
+#[inline(always)]
+fn gate_word(key: u32) -> usize {
+    (((key << 8) | 0x2020_2000).wrapping_mul(0x27D4_EB2F) >> (32 - GATE_WORD_BITS)) as usize
+}
+
+/// The gate's bit in that word: the fourth byte, whose low six bits tell the letters apart
+/// (a shift and the bit test's own modulo 64; both cases of a letter are set).
+#[inline(always)]
+fn gate_bit(key: u32) -> u32 {
+    key >> 24
+}
+
+/// The hash of four bytes, folded.
 #[inline(always)]
 fn hash4(key: u32) -> usize {
     ((key | 0x2020_2020).wrapping_mul(0x1656_67B1) >> (32 - BITS)) as usize
 }
 
-/// The hash of three bytes (the low ones of `key`), folded: setting the 0x20 bit of every byte
-/// lower-cases ASCII letters, and maps some other bytes onto each other too, which only adds
-/// candidates (they are compared with [`lowercase8`]).
-#[inline(always)]
-fn hash(key: u32) -> usize {
-    (((key << 8) | 0x2020_2000).wrapping_mul(K) >> (32 - BITS)) as usize
-}
-
-/// The hash of three bytes for the bitmap of three-byte literals: not [`hash`], which the gate
-/// uses on the same bytes, or a word whose first three bytes collide with a literal's in the
-/// gate would collide in this bitmap too and reach the candidate check every time.
+/// The hash of three bytes for the bitmap of three-byte literals: not the multiplier of
+/// [`gate_word`], which hashes the same bytes, or a word whose first three bytes collide with a
+/// literal's in the gate would collide in this bitmap too and reach the candidate check every
+/// time.
 #[inline(always)]
 fn hash3(key: u32) -> usize {
     (((key << 8) | 0x2020_2000).wrapping_mul(0x85EB_CA6B) >> (32 - BITS)) as usize
 }
 
-/// The hash of eight bytes, folded as [`hash`] folds.
+/// The hash of eight bytes, folded as [`gate_word`] folds.
 #[inline(always)]
 fn hash8(key: u64) -> usize {
     ((key | 0x2020_2020_2020_2020).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - BITS)) as usize
 }
 
-/// The first two bytes of `key`, folded as [`hash`] folds (an index, no hashing needed).
+/// The first two bytes of `key`, folded as [`gate_word`] folds (an index, no hashing needed).
 #[inline(always)]
 fn pair(key: u64) -> usize {
     ((key | 0x2020) & 0xFFFF) as usize
@@ -257,12 +276,13 @@ impl Table {
     fn new(literals: &[Vec<u8>], chosen: impl Iterator<Item = (usize, usize)>) -> Self {
         let mut by_hash: Vec<(usize, Entry)> = Vec::new();
         let mut bits = Box::new(Lookups {
-            gate3: [0; 1 << (BITS - 6)],
+            gate: [0; 1 << GATE_WORD_BITS],
             bits3: [0; 1 << (BITS - 6)],
             bits4: [0; 1 << (BITS - 6)],
             bits8: [0; 1 << (BITS - 6)],
             bits2: [0; 1 << (16 - 6)],
             one_byte: [false; 256],
+            gate_first: [false; 256],
         });
         let mut short = Vec::new();
         let mut empty = true;
@@ -278,16 +298,12 @@ impl Table {
                     if let [a, b] = lit[..] {
                         let h = pair(u64::from(a) | u64::from(b) << 8);
                         bits.bits2[h / 64] |= 1 << (h % 64);
-                        // Through the gate by its two bytes and any third: by its first byte
-                        // alone, `cf` let every word starting with a `c` through.
-                        for third in 0..=255u32 {
-                            let g = hash(u32::from(a) | u32::from(b) << 8 | third << 16);
-                            bits.gate3[g / 64] |= 1 << (g % 64);
-                        }
                     } else {
                         bits.one_byte[usize::from(first.to_ascii_lowercase())] = true;
                         bits.one_byte[usize::from(first.to_ascii_uppercase())] = true;
                     }
+                    bits.gate_first[usize::from(first.to_ascii_lowercase())] = true;
+                    bits.gate_first[usize::from(first.to_ascii_uppercase())] = true;
                     short.push((first.to_ascii_lowercase(), i, back));
                 }
                 n => {
@@ -304,8 +320,14 @@ impl Table {
                         _ => (&mut bits.bits8, hash8(head)),
                     };
                     exact[h / 64] |= 1 << (h % 64);
-                    let g = hash(head as u32);
-                    bits.gate3[g / 64] |= 1 << (g % 64);
+                    let w = gate_word(head as u32);
+                    bits.gate[w] |= if n == 3 {
+                        u64::MAX
+                    } else {
+                        let fourth = lit[3];
+                        (1 << (fourth.to_ascii_lowercase() % 64))
+                            | (1 << (fourth.to_ascii_uppercase() % 64))
+                    };
                     // Bucketed by the hash its length's bitmap uses, so a candidate compares
                     // the few literals of that exact prefix rather than every literal sharing
                     // three bytes (`you` starts dozens).
@@ -360,11 +382,13 @@ impl Table {
         }
     }
 
-    /// Whether a literal may start where the eight bytes are `key`, by its first three bytes
-    /// (its two and any third, for two bytes long; its byte, for one): most offsets stop here.
+    /// Whether a literal may start where the eight bytes are `key`, by its first four bytes
+    /// (three for a literal of three, the first for one of one or two): most offsets stop here.
     #[inline(always)]
     fn gate(&self, key: u64) -> bool {
-        test(&self.bits.gate3, hash(key as u32)) | self.bits.one_byte[(key & 0xFF) as usize]
+        let k = key as u32;
+        ((self.bits.gate[gate_word(k)] >> (gate_bit(k) % 64)) & 1 != 0)
+            | self.bits.gate_first[(key & 0xFF) as usize]
     }
 
     /// Which exact-length bitmaps let a literal start where the eight bytes are `key`:
@@ -1096,5 +1120,95 @@ mod tests {
         let hay = "k0000x k4999X K1234x k12 k5000x";
         assert_eq!(filtered(&literals, hay), brute(&literals, hay));
         assert_eq!(filtered(&literals, hay).len(), 3);
+    }
+
+    /// The gate lets through every case of a literal's first four bytes (of a three-byte
+    /// literal, with any fourth byte; of a one- or two-byte literal, its first byte), and turns
+    /// away nearly every other word: a gate that let everything through would lose no hit, so
+    /// only this test sees it.
+    #[test]
+    fn gate_passes_literal_starts_and_little_else() {
+        let literals = [
+            "your new",
+            "your real",
+            "you are",
+            "no ",
+            "cfg",
+            "abcd",
+            "x",
+            "!=",
+        ];
+        let filter = LiteralFilter::new(
+            literals
+                .iter()
+                .map(|l| (l.as_bytes().to_vec(), true))
+                .collect(),
+        );
+        let table = &filter.at_word_starts;
+        let key = |s: &[u8]| super::word8(s);
+        for l in literals {
+            let cased: Vec<Vec<u8>> = vec![
+                l.as_bytes().to_vec(),
+                l.to_ascii_uppercase().into_bytes(),
+                l.bytes()
+                    .enumerate()
+                    .map(|(i, b)| {
+                        if i % 2 == 1 {
+                            b.to_ascii_uppercase()
+                        } else {
+                            b
+                        }
+                    })
+                    .collect(),
+            ];
+            for c in cased {
+                assert!(table.gate(key(&c)), "{:?}", String::from_utf8_lossy(&c));
+                // What follows a literal shorter than four bytes does not matter.
+                if c.len() < 4 {
+                    for next in [b'a', b'Z', b' ', b'\n', 0] {
+                        let mut longer = c.clone();
+                        longer.push(next);
+                        assert!(
+                            table.gate(key(&longer)),
+                            "{:?}",
+                            String::from_utf8_lossy(&longer)
+                        );
+                    }
+                }
+            }
+        }
+        // Four-letter words that begin no literal: the three bytes of `you` with other fourth
+        // bytes, and a spread of all of them.
+        let others: Vec<Vec<u8>> = (b'a'..=b'z')
+            .filter(|&b| b != b' ' && b != b'r')
+            .map(|b| vec![b'y', b'o', b'u', b])
+            .chain((0..26u32.pow(4)).step_by(7).map(|n| {
+                (0..4)
+                    .map(|d| b'a' + (n / 26u32.pow(d) % 26) as u8)
+                    .collect()
+            }))
+            .filter(|w| {
+                !literals.iter().any(|l| {
+                    let l = l.as_bytes();
+                    l.len() < 3 && w[0] == l[0] || w.starts_with(&l[..l.len().min(4)])
+                })
+            })
+            .collect();
+        // `you` starts literals, but no other fourth byte does: the gate tests it.
+        let you = others.iter().filter(|w| w.starts_with(b"you")).count();
+        let you_passed = others
+            .iter()
+            .filter(|w| w.starts_with(b"you") && table.gate(key(w)))
+            .count();
+        assert!(
+            you >= 20 && you_passed <= 2,
+            "{you_passed} of {you} `you...` words passed"
+        );
+        let passed = others.iter().filter(|w| table.gate(key(w))).count();
+        assert!(
+            passed * 100 < others.len(),
+            "{passed} of {} other words passed the gate",
+            others.len()
+        );
     }
 }
