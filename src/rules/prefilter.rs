@@ -13,7 +13,7 @@
 //! passes the gate as `your` but not this test: the literals that begin `your ` go on `your
 //! new`, `your rea`, `your act`...); then it compares the literals bucketed under that
 //! length's hash, their first sixteen bytes as two masked words. Literals of one or two bytes
-//! pass the gate by their first byte, then are looked up by that byte or a bit per pair.
+//! pass the gate and this test by their first byte, then are compared as they are.
 //!
 //! Most literals need not be tested at every offset. A literal that starts with a letter or
 //! digit and is known to matter only at the start of a word (its pattern has `\b`, or a space
@@ -155,16 +155,13 @@ struct Lookups {
     /// (`your account` for `your actual`) is let through by neither. Six bytes let `your
     /// r...` through for `your rea`, and every `your refund` reached the candidate check.
     bits8: Bitmap,
-    /// One bit per folded pair of bytes that a two-byte literal is: the letters that start
-    /// one (`cf`) start far more words that are not.
-    bits2: [u64; 1 << (16 - 6)],
-    /// Whether a literal of one byte is this byte (either case): their exact-length test.
-    one_byte: [bool; 256],
     /// Whether a literal of one or two bytes starts with this byte (either case): the gate's
-    /// test for them. A literal of two bytes in the gate's words would need one for every
-    /// third byte, an eighth of them each. Of the embedded rules' (`!=`, `##`, `cf`, `fb`),
-    /// only the first two are looked for in text without a long run of token characters, and
-    /// their first bytes are rare in prose; a `fm` let every word starting with `f` through.
+    /// test for them, and their exact-length test too (their few hits are compared in
+    /// [`Table::short_at`], where a bit per pair cost every offset through the gate a test).
+    /// A literal of two bytes in the gate's words would need one for every third byte, an
+    /// eighth of them each. Of the embedded rules' (`!=`, `##`, `cf`, `fb`), only the first
+    /// two are looked for in text without a long run of token characters, and their first
+    /// bytes are rare in prose; a `fm` let every word starting with `f` through.
     gate_first: [bool; 256],
 }
 
@@ -260,12 +257,6 @@ fn hash8(key: u64) -> usize {
     ((key | 0x2020_2020_2020_2020).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - BITS)) as usize
 }
 
-/// The first two bytes of `key`, folded as [`gate_word`] folds (an index, no hashing needed).
-#[inline(always)]
-fn pair(key: u64) -> usize {
-    ((key | 0x2020) & 0xFFFF) as usize
-}
-
 #[inline(always)]
 fn test(bits: &Bitmap, h: usize) -> bool {
     (bits[h / 64] >> (h % 64)) & 1 != 0
@@ -280,8 +271,6 @@ impl Table {
             bits3: [0; 1 << (BITS - 6)],
             bits4: [0; 1 << (BITS - 6)],
             bits8: [0; 1 << (BITS - 6)],
-            bits2: [0; 1 << (16 - 6)],
-            one_byte: [false; 256],
             gate_first: [false; 256],
         });
         let mut short = Vec::new();
@@ -295,13 +284,6 @@ impl Table {
                 1 | 2 => {
                     empty = false;
                     let first = lit[0];
-                    if let [a, b] = lit[..] {
-                        let h = pair(u64::from(a) | u64::from(b) << 8);
-                        bits.bits2[h / 64] |= 1 << (h % 64);
-                    } else {
-                        bits.one_byte[usize::from(first.to_ascii_lowercase())] = true;
-                        bits.one_byte[usize::from(first.to_ascii_uppercase())] = true;
-                    }
                     bits.gate_first[usize::from(first.to_ascii_lowercase())] = true;
                     bits.gate_first[usize::from(first.to_ascii_uppercase())] = true;
                     short.push((first.to_ascii_lowercase(), i, back));
@@ -397,7 +379,8 @@ impl Table {
     #[inline(always)]
     fn lengths(&self, key: u64) -> u32 {
         let k = key as u32;
-        let short = self.bits.one_byte[(key & 0xFF) as usize] | test(&self.bits.bits2, pair(key));
+        // A literal of one or two bytes may start here: [`Table::short_at`] tells.
+        let short = self.bits.gate_first[(key & 0xFF) as usize];
         (u32::from(test(&self.bits.bits8, hash8(key))) * EIGHT)
             | (u32::from(test(&self.bits.bits4, hash4(k))) * FOUR)
             | (u32::from(test(&self.bits.bits3, hash3(k))) * THREE)
