@@ -66,6 +66,23 @@ pub(crate) fn hex_mask(bytes: &[u8]) -> u64 {
     on_group(bytes, classes::hex_mask)
 }
 
+/// Copies `src` into the start of `dst` (at least as long) with every newline made a space:
+/// sixteen bytes at a time (a compare, a mask and an exclusive or), then the rest one by one.
+#[inline(always)]
+pub(crate) fn copy_newlines_as_spaces(dst: &mut [u8], src: &[u8]) {
+    let dst = &mut dst[..src.len()];
+    let mut to = dst.chunks_exact_mut(16);
+    let mut from = src.chunks_exact(16);
+    for (d, s) in (&mut to).zip(&mut from) {
+        let mut lanes = [0u8; 16];
+        lanes.copy_from_slice(s);
+        d.copy_from_slice(&classes::newlines_as_spaces(lanes));
+    }
+    for (d, &s) in to.into_remainder().iter_mut().zip(from.remainder()) {
+        *d = if s == b'\n' { b' ' } else { s };
+    }
+}
+
 /// Bytes from `low` to `high` (`low` above zero) among up to [`GROUP`] bytes.
 #[inline(always)]
 fn range_mask(bytes: &[u8], low: u8, high: u8) -> u64 {
@@ -141,9 +158,9 @@ fn padded(bytes: &[u8]) -> [u8; GROUP] {
 #[cfg(target_arch = "x86_64")]
 mod sse2 {
     use safe_arch::{
-        add_i8_m128i, bitandnot_m128i, bitor_m128i, cmp_eq_mask_i8_m128i, cmp_gt_mask_i8_m128i,
-        load_unaligned_m128i, m128i, max_u8_m128i, min_u8_m128i, move_mask_i8_m128i,
-        set_splat_i8_m128i, sub_i8_m128i,
+        add_i8_m128i, bitand_m128i, bitandnot_m128i, bitor_m128i, bitxor_m128i,
+        cmp_eq_mask_i8_m128i, cmp_gt_mask_i8_m128i, load_unaligned_m128i, m128i, max_u8_m128i,
+        min_u8_m128i, move_mask_i8_m128i, set_splat_i8_m128i, store_unaligned_m128i, sub_i8_m128i,
     };
 
     use super::{GROUP, SpaceMasks, WordMasks};
@@ -234,6 +251,18 @@ mod sse2 {
         out
     }
 
+    /// Sixteen bytes with every newline made a space: a newline's lane is flipped by the bits
+    /// in which the two differ.
+    #[inline(always)]
+    pub(super) fn newlines_as_spaces(lanes: [u8; 16]) -> [u8; 16] {
+        let c = load_unaligned_m128i(&lanes);
+        let newline = cmp_eq_mask_i8_m128i(c, splat(b'\n'));
+        let flipped = bitxor_m128i(c, bitand_m128i(newline, splat(b'\n' ^ b' ')));
+        let mut out = [0u8; 16];
+        store_unaligned_m128i(&mut out, flipped);
+        out
+    }
+
     #[inline(always)]
     pub(super) fn hex_mask(group: &[u8; GROUP]) -> u64 {
         let mut out = 0;
@@ -295,6 +324,10 @@ mod portable {
         }
         out
     }
+
+    pub(super) fn newlines_as_spaces(lanes: [u8; 16]) -> [u8; 16] {
+        lanes.map(|b| if b == b'\n' { b' ' } else { b })
+    }
 }
 
 #[cfg(test)]
@@ -314,6 +347,29 @@ mod tests {
                 );
             }
             proptest::prop_assert_eq!(super::sse2::hex_mask(&group), super::portable::hex_mask(&group));
+            for chunk in group.chunks_exact(16) {
+                let lanes: [u8; 16] = chunk.try_into().unwrap();
+                proptest::prop_assert_eq!(
+                    super::sse2::newlines_as_spaces(lanes),
+                    super::portable::newlines_as_spaces(lanes)
+                );
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// The copy is the source with newlines as spaces, whatever its length (whole chunks
+        /// and the rest), and leaves the destination's tail alone.
+        #[test]
+        fn copy_newlines_as_spaces_is_a_mapped_copy(
+            src in proptest::collection::vec(proptest::sample::select(b"\n \ta\x00\x0b\xff*".to_vec()), 0..70),
+            extra in 0usize..20,
+        ) {
+            let mut dst = vec![b'#'; src.len() + extra];
+            super::copy_newlines_as_spaces(&mut dst, &src);
+            let want: Vec<u8> = src.iter().map(|&b| if b == b'\n' { b' ' } else { b }).collect();
+            proptest::prop_assert_eq!(&dst[..src.len()], &want[..]);
+            proptest::prop_assert!(dst[src.len()..].iter().all(|&b| b == b'#'));
         }
     }
 
