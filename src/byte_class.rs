@@ -46,6 +46,22 @@ pub(crate) fn space_masks(bytes: &[u8]) -> SpaceMasks {
     on_group(bytes, classes::space_masks)
 }
 
+/// Spaces and newlines among up to [`GROUP`] bytes, and whether any is a control byte other
+/// than a newline, or not ASCII: what tells whether a text is its own view, in one pass.
+#[inline(always)]
+pub(crate) fn plain_masks(bytes: &[u8]) -> (u64, bool) {
+    match <&[u8; GROUP]>::try_from(bytes) {
+        Ok(group) => classes::plain_masks(group),
+        Err(_) => {
+            // Padded with a letter, which is in neither class (a zero is a control byte).
+            let mut group = [b'a'; GROUP];
+            let n = bytes.len().min(GROUP);
+            group[..n].copy_from_slice(&bytes[..n]);
+            classes::plain_masks(&group)
+        }
+    }
+}
+
 /// Printable ASCII (`0x21..=0x7E`: no whitespace, control or non-ASCII byte) among up to
 /// [`GROUP`] bytes (bits past the end of a shorter slice are clear).
 #[inline(always)]
@@ -251,6 +267,24 @@ mod sse2 {
         out
     }
 
+    /// Below a space as signed bytes is a control byte or a non-ASCII one: one compare, and
+    /// those lanes OR-ed together give one bit for the group.
+    #[inline(always)]
+    pub(super) fn plain_masks(group: &[u8; GROUP]) -> (u64, bool) {
+        let mut blank = 0;
+        let mut odd = splat(0);
+        for (k, chunk) in group.chunks_exact(16).enumerate() {
+            let mut lanes = [0u8; 16];
+            lanes.copy_from_slice(chunk);
+            let c = load_unaligned_m128i(&lanes);
+            let newline = cmp_eq_mask_i8_m128i(c, splat(b'\n'));
+            let below_space = cmp_gt_mask_i8_m128i(splat(b' '), c);
+            odd = bitor_m128i(odd, bitandnot_m128i(newline, below_space));
+            blank |= bits(bitor_m128i(cmp_eq_mask_i8_m128i(c, splat(b' ')), newline)) << (16 * k);
+        }
+        (blank, move_mask_i8_m128i(odd) != 0)
+    }
+
     /// Sixteen bytes with every newline made a space: a newline's lane is flipped by the bits
     /// in which the two differ.
     #[inline(always)]
@@ -328,6 +362,16 @@ mod portable {
     pub(super) fn newlines_as_spaces(lanes: [u8; 16]) -> [u8; 16] {
         lanes.map(|b| if b == b'\n' { b' ' } else { b })
     }
+
+    pub(super) fn plain_masks(group: &[u8; GROUP]) -> (u64, bool) {
+        let mut blank = 0;
+        let mut odd = false;
+        for (k, &c) in group.iter().enumerate() {
+            blank |= u64::from(c == b' ' || c == b'\n') << k;
+            odd |= (c < b' ' && c != b'\n') || c >= 0x80;
+        }
+        (blank, odd)
+    }
 }
 
 #[cfg(test)]
@@ -347,6 +391,7 @@ mod tests {
                 );
             }
             proptest::prop_assert_eq!(super::sse2::hex_mask(&group), super::portable::hex_mask(&group));
+            proptest::prop_assert_eq!(super::sse2::plain_masks(&group), super::portable::plain_masks(&group));
             for chunk in group.chunks_exact(16) {
                 let lanes: [u8; 16] = chunk.try_into().unwrap();
                 proptest::prop_assert_eq!(
