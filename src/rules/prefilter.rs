@@ -163,6 +163,9 @@ struct Lookups {
     /// two are looked for in text without a long run of token characters, and their first
     /// bytes are rare in prose; a `fm` let every word starting with `f` through.
     gate_first: [bool; 256],
+    /// [`Self::gate_first`] as words of all ones or none, OR-ed into the gate's word so one bit
+    /// test answers for both.
+    gate_first_word: [u64; 256],
 }
 
 /// The literals of one probing regime, hashed.
@@ -272,6 +275,7 @@ impl Table {
             bits4: [0; 1 << (BITS - 6)],
             bits8: [0; 1 << (BITS - 6)],
             gate_first: [false; 256],
+            gate_first_word: [0; 256],
         });
         let mut short = Vec::new();
         let mut empty = true;
@@ -284,8 +288,10 @@ impl Table {
                 1 | 2 => {
                     empty = false;
                     let first = lit[0];
-                    bits.gate_first[usize::from(first.to_ascii_lowercase())] = true;
-                    bits.gate_first[usize::from(first.to_ascii_uppercase())] = true;
+                    for b in [first.to_ascii_lowercase(), first.to_ascii_uppercase()] {
+                        bits.gate_first[usize::from(b)] = true;
+                        bits.gate_first_word[usize::from(b)] = u64::MAX;
+                    }
                     short.push((first.to_ascii_lowercase(), i, back));
                 }
                 n => {
@@ -368,9 +374,15 @@ impl Table {
     /// (three for a literal of three, the first for one of one or two): most offsets stop here.
     #[inline(always)]
     fn gate(&self, key: u64) -> bool {
+        self.gate_bit(key) != 0
+    }
+
+    /// [`Self::gate`] as a bit, one or zero.
+    #[inline(always)]
+    fn gate_bit(&self, key: u64) -> usize {
         let k = key as u32;
-        ((self.bits.gate[gate_word(k)] >> (gate_bit(k) % 64)) & 1 != 0)
-            | self.bits.gate_first[(key & 0xFF) as usize]
+        let word = self.bits.gate[gate_word(k)] | self.bits.gate_first_word[(key & 0xFF) as usize];
+        ((word >> (gate_bit(k) % 64)) & 1) as usize
     }
 
     /// Which exact-length bitmaps let a literal start where the eight bytes are `key`:
@@ -707,7 +719,7 @@ impl LiteralFilter {
                 while probes != 0 {
                     let at = base + probes.trailing_zeros();
                     kept[g] = at;
-                    g += usize::from(table.gate(key(at)));
+                    g += table.gate_bit(key(at));
                     probes &= probes - 1;
                 }
             }
