@@ -155,17 +155,21 @@ struct Lookups {
     /// (`your account` for `your actual`) is let through by neither. Six bytes let `your
     /// r...` through for `your rea`, and every `your refund` reached the candidate check.
     bits8: Bitmap,
-    /// Whether a literal of one or two bytes starts with this byte (either case): the gate's
-    /// test for them, and their exact-length test too (their few hits are compared in
-    /// [`Table::short_at`], where a bit per pair cost every offset through the gate a test).
-    /// A literal of two bytes in the gate's words would need one for every third byte, an
-    /// eighth of them each. Of the embedded rules' (`!=`, `##`, `cf`, `fb`), only the first
-    /// two are looked for in text without a long run of token characters, and their first
-    /// bytes are rare in prose; a `fm` let every word starting with `f` through.
+    /// Whether a literal of one byte, or of two that starts with a byte other than a letter or
+    /// digit, starts with this byte (either case): the gate's test for them, and their
+    /// exact-length test too (their few hits are compared in [`Table::short_at`], where a bit
+    /// per pair cost every offset through the gate a test). A literal of two bytes in the
+    /// gate's words would need one for every third byte, an eighth of them each. The embedded
+    /// rules' `!=` and `##` start with bytes rare in prose.
     gate_first: [bool; 256],
     /// [`Self::gate_first`] as words of all ones or none, OR-ed into the gate's word so one bit
     /// test answers for both.
     gate_first_word: [u64; 256],
+    /// One bit per folded pair of bytes that a two-byte literal starting with a letter or digit
+    /// is (the embedded rules' `cf` and `fb`, looked for where a text has a long run of token
+    /// characters): by its first byte, every word starting with `c` or `f` went through the
+    /// gate. Tested only by tables that have such a literal (see [`Table::pairs`]).
+    pairs: [u64; 1 << (16 - 6)],
 }
 
 /// The literals of one probing regime, hashed.
@@ -185,6 +189,10 @@ struct Table {
     short_start: Box<[u32; 257]>,
     /// No literal at all: the pass over the text is skipped.
     empty: bool,
+    /// Some literal of two bytes starts with a letter or digit: the gate and the exact-length
+    /// test look at [`Lookups::pairs`] too, in a copy of the pass that tables without one do
+    /// not run.
+    pairs: bool,
 }
 
 #[derive(Debug)]
@@ -254,6 +262,12 @@ fn hash3(key: u32) -> usize {
     (((key << 8) | 0x2020_2000).wrapping_mul(0x85EB_CA6B) >> (32 - BITS)) as usize
 }
 
+/// The first two bytes of `key`, folded as [`gate_word`] folds (an index, no hashing needed).
+#[inline(always)]
+fn pair(key: u64) -> usize {
+    ((key | 0x2020) & 0xFFFF) as usize
+}
+
 /// The hash of eight bytes, folded as [`gate_word`] folds.
 #[inline(always)]
 fn hash8(key: u64) -> usize {
@@ -276,7 +290,9 @@ impl Table {
             bits8: [0; 1 << (BITS - 6)],
             gate_first: [false; 256],
             gate_first_word: [0; 256],
+            pairs: [0; 1 << (16 - 6)],
         });
+        let mut pairs = false;
         let mut short = Vec::new();
         let mut empty = true;
         for (i, back) in chosen {
@@ -288,9 +304,17 @@ impl Table {
                 1 | 2 => {
                     empty = false;
                     let first = lit[0];
-                    for b in [first.to_ascii_lowercase(), first.to_ascii_uppercase()] {
-                        bits.gate_first[usize::from(b)] = true;
-                        bits.gate_first_word[usize::from(b)] = u64::MAX;
+                    if let [a, b] = lit[..]
+                        && a.is_ascii_alphanumeric()
+                    {
+                        let h = pair(u64::from(a) | u64::from(b) << 8);
+                        bits.pairs[h / 64] |= 1 << (h % 64);
+                        pairs = true;
+                    } else {
+                        for b in [first.to_ascii_lowercase(), first.to_ascii_uppercase()] {
+                            bits.gate_first[usize::from(b)] = true;
+                            bits.gate_first_word[usize::from(b)] = u64::MAX;
+                        }
                     }
                     short.push((first.to_ascii_lowercase(), i, back));
                 }
@@ -367,6 +391,7 @@ impl Table {
             short,
             short_start,
             empty,
+            pairs,
         }
     }
 
@@ -374,25 +399,35 @@ impl Table {
     /// (three for a literal of three, the first for one of one or two): most offsets stop here.
     #[inline(always)]
     fn gate(&self, key: u64) -> bool {
-        self.gate_bit(key) != 0
+        if self.pairs {
+            self.gate_bit::<true>(key) != 0
+        } else {
+            self.gate_bit::<false>(key) != 0
+        }
     }
 
-    /// [`Self::gate`] as a bit, one or zero.
+    /// [`Self::gate`] as a bit, one or zero, with [`Lookups::pairs`] looked at when `PAIRS`.
     #[inline(always)]
-    fn gate_bit(&self, key: u64) -> usize {
+    fn gate_bit<const PAIRS: bool>(&self, key: u64) -> usize {
         let k = key as u32;
         let word = self.bits.gate[gate_word(k)] | self.bits.gate_first_word[(key & 0xFF) as usize];
-        ((word >> (gate_bit(k) % 64)) & 1) as usize
+        let bit = ((word >> (gate_bit(k) % 64)) & 1) as usize;
+        if PAIRS {
+            bit | usize::from(test(&self.bits.pairs, pair(key)))
+        } else {
+            bit
+        }
     }
 
     /// Which exact-length bitmaps let a literal start where the eight bytes are `key`:
     /// [`EIGHT`] (eight bytes or more), [`FOUR`] (four to seven), [`THREE`], [`SHORT`] (one or
     /// two); zero for none.
     #[inline(always)]
-    fn lengths(&self, key: u64) -> u32 {
+    fn lengths<const PAIRS: bool>(&self, key: u64) -> u32 {
         let k = key as u32;
         // A literal of one or two bytes may start here: [`Table::short_at`] tells.
-        let short = self.bits.gate_first[(key & 0xFF) as usize];
+        let short = self.bits.gate_first[(key & 0xFF) as usize]
+            || (PAIRS && test(&self.bits.pairs, pair(key)));
         (u32::from(test(&self.bits.bits8, hash8(key))) * EIGHT)
             | (u32::from(test(&self.bits.bits4, hash4(k))) * FOUR)
             | (u32::from(test(&self.bits.bits3, hash3(k))) * THREE)
@@ -412,7 +447,11 @@ impl Table {
         if !self.gate(key) {
             return;
         }
-        let lengths = self.lengths(key);
+        let lengths = if self.pairs {
+            self.lengths::<true>(key)
+        } else {
+            self.lengths::<false>(key)
+        };
         if lengths != 0 {
             let keys = (key, key_at(hay, i + 8));
             self.candidate(literals, hay, i, keys, lengths, hit);
@@ -635,7 +674,11 @@ impl LiteralFilter {
     ) -> bool {
         let grouped = !self.at_word_starts.empty;
         if grouped {
-            self.word_start_pass(hay, stage, &mut hit, &mut group);
+            if self.at_word_starts.pairs {
+                self.word_start_pass::<true>(hay, stage, &mut hit, &mut group);
+            } else {
+                self.word_start_pass::<false>(hay, stage, &mut hit, &mut group);
+            }
         }
         if !self.anywhere.empty {
             self.every_offset_pass(hay, &mut hit);
@@ -672,7 +715,7 @@ impl LiteralFilter {
     /// text does not cost a mispredicted branch at every other word: the probe offsets are
     /// marked ([`probe_mask`]), those passing the gate kept, then those
     /// passing an exact-length bitmap; only those reach [`Table::candidate`], in order.
-    fn word_start_pass(
+    fn word_start_pass<const PAIRS: bool>(
         &self,
         hay: &[u8],
         stage: &mut Vec<u32>,
@@ -721,14 +764,14 @@ impl LiteralFilter {
                 while probes != 0 {
                     let at = base + probes.trailing_zeros();
                     kept[g] = at;
-                    g += table.gate_bit(key(at));
+                    g += table.gate_bit::<PAIRS>(key(at));
                     probes &= probes - 1;
                 }
             }
             let mut c = 0;
             for k in 0..g {
                 let at = kept[k];
-                let lengths = table.lengths(key(at));
+                let lengths = table.lengths::<PAIRS>(key(at));
                 // The lengths in the low bits, so one array holds offset and lengths.
                 kept[c] = at << LENGTH_BITS | lengths;
                 c += usize::from(lengths != 0);
@@ -1116,7 +1159,8 @@ mod tests {
     }
 
     /// The gate lets through every case of a literal's first four bytes (of a three-byte
-    /// literal, with any fourth byte; of a one- or two-byte literal, its first byte), and turns
+    /// literal, with any fourth byte; of a one-byte literal or a two-byte one that starts with
+    /// punctuation, its first byte; of `qz`, both bytes), and turns
     /// away nearly every other word: a gate that let everything through would lose no hit, so
     /// only this test sees it.
     #[test]
@@ -1130,6 +1174,7 @@ mod tests {
             "abcd",
             "x",
             "!=",
+            "qz",
         ];
         let filter = LiteralFilter::new(
             literals
@@ -1183,7 +1228,10 @@ mod tests {
             .filter(|w| {
                 !literals.iter().any(|l| {
                     let l = l.as_bytes();
-                    l.len() < 3 && w[0] == l[0] || w.starts_with(&l[..l.len().min(4)])
+                    // A literal of one byte, or of two not starting with a letter or digit,
+                    // passes by its first byte; `qz` by both.
+                    (l.len() == 1 || l.len() == 2 && !l[0].is_ascii_alphanumeric()) && w[0] == l[0]
+                        || w.starts_with(&l[..l.len().min(4)])
                 })
             })
             .collect();
