@@ -52,13 +52,8 @@ pub(crate) fn space_masks(bytes: &[u8]) -> SpaceMasks {
 pub(crate) fn plain_masks(bytes: &[u8]) -> (u64, bool) {
     match <&[u8; GROUP]>::try_from(bytes) {
         Ok(group) => classes::plain_masks(group),
-        Err(_) => {
-            // Padded with a letter, which is in neither class (a zero is a control byte).
-            let mut group = [b'a'; GROUP];
-            let n = bytes.len().min(GROUP);
-            group[..n].copy_from_slice(&bytes[..n]);
-            classes::plain_masks(&group)
-        }
+        // Padded with a letter, which is in neither class (a zero is a control byte).
+        Err(_) => classes::plain_masks(&padded_with(bytes, b'a')),
     }
 }
 
@@ -163,9 +158,14 @@ pub(crate) fn run_starts(mut mask: u64, len: usize) -> u64 {
     mask
 }
 
-/// Up to [`GROUP`] bytes, then zeros (in no class of this module).
+/// Up to [`GROUP`] bytes, then zeros (in no class of this module but [`plain_masks`]'s).
 fn padded(bytes: &[u8]) -> [u8; GROUP] {
-    let mut group = [0u8; GROUP];
+    padded_with(bytes, 0)
+}
+
+/// Up to [`GROUP`] bytes, then `fill`.
+fn padded_with(bytes: &[u8], fill: u8) -> [u8; GROUP] {
+    let mut group = [fill; GROUP];
     let n = bytes.len().min(GROUP);
     group[..n].copy_from_slice(&bytes[..n]);
     group
