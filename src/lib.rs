@@ -103,7 +103,11 @@
 //!
 //! # Crate features
 //!
-//! None: the library has no optional parts, no network access, no C dependencies and no
+//! - `cli` (on by default): the `palisade` binary and its argument parser. A library user
+//!   writes `palisade = { version = "0.1", default-features = false }` and compiles no CLI
+//!   dependency.
+//!
+//! The library itself has no optional parts, no network access, no C dependencies and no
 //! model downloads.
 #![forbid(unsafe_code)]
 

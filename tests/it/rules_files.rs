@@ -52,6 +52,7 @@ fn injection_examples_fire_through_the_detector() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+#[cfg(feature = "cli")]
 #[test]
 fn docs_rules_md_is_current() {
     let out = Command::new(env!("CARGO_BIN_EXE_palisade"))
