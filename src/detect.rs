@@ -13,8 +13,8 @@ use crate::fence::{self, Cleaned, Fence, Fenced};
 use crate::finding::{Finding, Kind, Severity};
 use crate::limit::InputLimit;
 use crate::normalize::{Invisible, Normalized, invisible};
-use crate::rules::RuleSet;
-use crate::screen::{ScreenerBuilder, tidy};
+use crate::rules::{RuleSet, tidy};
+use crate::screen::ScreenerBuilder;
 
 /// The compiled input-side detector: injection rules, hidden text, fence-marker copies.
 ///

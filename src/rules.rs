@@ -13,6 +13,7 @@
 
 mod anchor;
 mod builtin;
+mod check;
 mod filters;
 mod nfa_code;
 mod prefilter;
@@ -20,7 +21,9 @@ pub(crate) mod schema;
 #[cfg(test)]
 mod spec_rows;
 mod token_run;
+mod words;
 
+use std::any::Any;
 use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -35,14 +38,16 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::finding::{Finding, Kind, Severity};
 use crate::normalize::Normalized;
-use crate::screen::checks::length::WordTally;
-use crate::screen::{Context, checks};
 use anchor::{Anchor, literal_anchor, parse_hir};
 use prefilter::LiteralFilter;
 
 pub(crate) use builtin::BUILTIN_RULE_FILES;
+use check::RuleCheck;
+pub(crate) use check::{Check, Checks, Emit, Pass};
+pub(crate) use filters::luhn;
 pub use schema::Status;
-use schema::{CheckName, ExampleSpec, RuleFileSpec, RuleSpec, ValidatorName};
+use schema::{ExampleSpec, RuleFileSpec, RuleSpec, ValidatorName};
+pub(crate) use words::{WordTally, count_words};
 
 /// Limits applied when compiling rule patterns. User rule files are untrusted input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,7 +109,7 @@ pub(crate) struct CompiledRule {
     /// built (see [`CompiledRule::dfa_pending`]).
     keyword_checks_left: AtomicU32,
     pattern: Option<Pattern>,
-    pub(crate) check: Option<CheckName>,
+    pub(crate) check: Option<RuleCheck>,
     min_entropy: Option<f64>,
     validate: Option<ValidatorName>,
     pub(crate) examples: Vec<ExampleSpec>,
@@ -209,17 +214,20 @@ impl CompiledRule {
     }
 
     /// Whether the rule runs only where its anchor literals occur: a pattern with an anchor,
-    /// or a check with [`checks::anchor_literals`].
+    /// or a check with [`Check::anchor_words`].
     fn has_anchor(&self) -> bool {
         self.pattern.as_ref().is_some_and(|p| p.anchor.is_some())
-            || self.check.and_then(checks::anchor_literals).is_some()
+            || self
+                .check
+                .as_ref()
+                .is_some_and(|c| !c.anchor_words.is_empty())
     }
 
     /// Whether everything the rule reports holds a run of at least
     /// [`crate::decode::SHORTEST_RUN`] encoding bytes: a view without one cannot match.
     fn needs_long_run(&self) -> bool {
         self.pattern.as_ref().is_some_and(|p| p.long_run)
-            || self.check.is_some_and(checks::needs_long_run)
+            || self.check.as_ref().is_some_and(|c| c.needs_long_run)
     }
 }
 
@@ -228,8 +236,9 @@ pub(crate) fn load_file(
     file: &str,
     source: &str,
     limits: &PatternLimits,
+    checks: &Checks,
 ) -> Result<Vec<CompiledRule>> {
-    load_file_with(file, source, limits, true)
+    load_file_with(file, source, limits, checks, true)
 }
 
 /// Like [`load_file`]; with `eager` unset, patterns are only parsed (for their literals) and
@@ -238,11 +247,12 @@ fn load_file_with(
     file: &str,
     source: &str,
     limits: &PatternLimits,
+    checks: &Checks,
     eager: bool,
 ) -> Result<Vec<CompiledRule>> {
     parse_file(file, source)?
         .into_iter()
-        .map(|(line, spec)| compile_rule(file, line, spec, limits, eager))
+        .map(|(line, spec)| compile_rule(file, line, spec, limits, checks, eager))
         .collect()
 }
 
@@ -302,6 +312,7 @@ fn compile_rule(
     line: usize,
     spec: RuleSpec,
     limits: &PatternLimits,
+    checks: &Checks,
     eager: bool,
 ) -> Result<CompiledRule> {
     let invalid = |reason: String| Error::InvalidRule {
@@ -422,6 +433,20 @@ fn compile_rule(
             "has both `check` and `pattern`; a check carries its own matching".to_owned(),
         ));
     }
+    let check = match &spec.check {
+        None => None,
+        Some(name) => match checks.get(name) {
+            Some(code) => Some(RuleCheck::new(name, code)),
+            None => {
+                let known: Vec<&str> = checks.names().collect();
+                return Err(invalid(if known.is_empty() {
+                    format!("unknown check `{name}`: this rule set has no checks")
+                } else {
+                    format!("unknown check `{name}` (known: {})", known.join(", "))
+                }));
+            }
+        },
+    };
     Ok(CompiledRule {
         info: RuleInfo {
             id: spec.id,
@@ -438,7 +463,7 @@ fn compile_rule(
         keyword_finder: OnceLock::new(),
         keyword_checks_left: AtomicU32::new(FIRST_USE_KEYWORD_CHECKS),
         pattern,
-        check: spec.check,
+        check,
         min_entropy: spec.min_entropy,
         validate: spec.validate,
         examples: spec.examples,
@@ -690,8 +715,9 @@ pub(crate) struct RuleSet {
     always_candidate: Vec<bool>,
     /// Those of `always` without an anchor: they run on every text.
     always_unanchored: Vec<u32>,
-    /// Some rule counts words (the `length` check): the prefilter's pass counts them for it.
-    counts_words: bool,
+    /// Rules whose check may want the word count ([`Check::counts_words`]): the prefilter's
+    /// pass counts words when one of them asks.
+    word_counters: Vec<u32>,
     /// Per rule: every anchor literal holds one of its keywords, so a match implies one.
     keywords_implied: Vec<bool>,
     /// Per rule whose keywords all hold an anchor literal found everywhere
@@ -750,11 +776,10 @@ impl RuleSet {
                     always.push(i);
                 }
                 None => {
-                    if let Some(words) = r.check.and_then(checks::anchor_literals) {
+                    if let Some(check) = r.check.as_ref().filter(|c| !c.anchor_words.is_empty()) {
                         // As an anchored pattern: the check runs at its anchors' offsets, and
                         // its keywords are checked once it reports something.
-                        for w in words.iter().flat_map(|l| l.iter()) {
-                            let w = w.to_ascii_lowercase();
+                        for w in &check.anchor_words {
                             uses.push((use_of(w.as_bytes(), true), i, false));
                         }
                         always.push(i);
@@ -806,9 +831,15 @@ impl RuleSet {
             .copied()
             .filter(|&i| !rules[i as usize].has_anchor())
             .collect();
-        let counts_words = rules
+        let word_counters = rules
             .iter()
-            .any(|r| r.check == Some(CheckName::Length) && r.info.status != Status::Deprecated);
+            .enumerate()
+            .filter(|(_, r)| {
+                r.info.status != Status::Deprecated
+                    && r.check.as_ref().is_some_and(|c| c.counts_words)
+            })
+            .map(|(i, _)| i as u32)
+            .collect();
         let keywords_implied = rules
             .iter()
             .map(|r| {
@@ -838,7 +869,7 @@ impl RuleSet {
         Ok(RuleSet {
             always_candidate,
             always_unanchored,
-            counts_words,
+            word_counters,
             keyword_reach,
             keywords_implied,
             rules,
@@ -882,7 +913,7 @@ impl RuleSet {
     pub(crate) fn scan(
         &self,
         view: &Normalized<'_>,
-        ctx: Option<&Context>,
+        ctx: Option<&dyn Any>,
         keep: &dyn Fn(&CompiledRule) -> bool,
         out: &mut Vec<Finding>,
     ) {
@@ -894,7 +925,7 @@ impl RuleSet {
     pub(crate) fn scan_knowing(
         &self,
         view: &Normalized<'_>,
-        ctx: Option<&Context>,
+        ctx: Option<&dyn Any>,
         keep: &dyn Fn(&CompiledRule) -> bool,
         long_run: Option<bool>,
         out: &mut Vec<Finding>,
@@ -915,7 +946,7 @@ impl RuleSet {
         &self,
         scratch: &mut Scratch,
         view: &Normalized<'_>,
-        ctx: Option<&Context>,
+        ctx: Option<&dyn Any>,
         keep: &dyn Fn(&CompiledRule) -> bool,
         mut has_long_run: Option<bool>,
         out: &mut Vec<Finding>,
@@ -942,10 +973,13 @@ impl RuleSet {
         };
         let mixed = filter.out_of_order();
         words.reset();
-        // Only a draft long enough to be over its word limit is counted, by a rule set with a
-        // length check (the fence's scan of a ticket has no context and no limit).
-        let count_words =
-            self.counts_words && ctx.is_some_and(|c| hay.len().div_ceil(2) > c.word_limit());
+        // Words are counted only when a check asks for them on this text (a long draft).
+        let count_words = self.word_counters.iter().any(|&i| {
+            self.rules[i as usize]
+                .check
+                .as_ref()
+                .is_some_and(|c| c.code.wants_word_tally(hay.len(), ctx))
+        });
         let mut on_hit = |lit, at| {
             for &entry in self.literal_uses.of(lit) {
                 let i = entry & !KEYWORD_USE;
@@ -1196,7 +1230,7 @@ fn search_from(
 pub(crate) fn run_rule(
     rule: &CompiledRule,
     view: &Normalized<'_>,
-    ctx: Option<&Context>,
+    ctx: Option<&dyn Any>,
     out: &mut Vec<Finding>,
 ) {
     run_rule_at(rule, view, ctx, None, None, out);
@@ -1206,39 +1240,42 @@ pub(crate) fn run_rule(
 fn run_rule_at(
     rule: &CompiledRule,
     view: &Normalized<'_>,
-    ctx: Option<&Context>,
+    ctx: Option<&dyn Any>,
     anchors: Option<&[usize]>,
     words: Option<&WordTally>,
     out: &mut Vec<Finding>,
 ) {
-    if let Some(check) = rule.check {
-        checks::run(check, view, ctx, anchors, words, &mut |span: Range<
-            usize,
-        >,
-                                                            note: Option<
-            String,
-        >| {
-            // Pushed rather than `format!`ed: a long draft gets a length finding every
-            // time, and the formatting machinery cost more than the rest of that finding.
-            let message = match note {
-                Some(n) => {
-                    let mut m = String::with_capacity(rule.message.len() + n.len() + 3);
-                    m.push_str(&rule.message);
-                    m.push_str(" (");
-                    m.push_str(&n);
-                    m.push(')');
-                    m
-                }
-                None => rule.message.clone(),
-            };
-            out.push(Finding::new(
-                rule.info.id.clone(),
-                rule.info.kind,
-                rule.info.severity,
-                view.to_original(span),
-                message,
-            ));
-        });
+    if let Some(check) = &rule.check {
+        let pass = Pass {
+            view,
+            context: ctx,
+            anchors,
+            words,
+        };
+        check
+            .code
+            .run(&pass, &mut |span: Range<usize>, note: Option<String>| {
+                // Pushed rather than `format!`ed: a long draft gets a length finding every
+                // time, and the formatting machinery cost more than the rest of that finding.
+                let message = match note {
+                    Some(n) => {
+                        let mut m = String::with_capacity(rule.message.len() + n.len() + 3);
+                        m.push_str(&rule.message);
+                        m.push_str(" (");
+                        m.push_str(&n);
+                        m.push(')');
+                        m
+                    }
+                    None => rule.message.clone(),
+                };
+                out.push(Finding::new(
+                    rule.info.id.clone(),
+                    rule.info.kind,
+                    rule.info.severity,
+                    view.to_original(span),
+                    message,
+                ));
+            });
         return;
     }
     let Some(compiled) = rule.pattern.as_ref().and_then(Pattern::get) else {
@@ -1305,6 +1342,33 @@ fn push_match(
     ));
 }
 
+/// Sorts by span and drops credential findings covered by a longer credential finding (a
+/// generic `password=` rule and a specific token rule on the same value say one thing).
+pub(crate) fn tidy(mut findings: Vec<Finding>) -> Vec<Finding> {
+    findings.sort_by(|a, b| {
+        (a.span().start, std::cmp::Reverse(a.span().end), a.rule()).cmp(&(
+            b.span().start,
+            std::cmp::Reverse(b.span().end),
+            b.rule(),
+        ))
+    });
+    let mut out: Vec<Finding> = Vec::with_capacity(findings.len());
+    let mut cover_end = 0usize;
+    let mut cover_start = usize::MAX;
+    for f in findings {
+        if f.kind() == Kind::Credential {
+            let s = f.span();
+            if cover_start != usize::MAX && s.start >= cover_start && s.end <= cover_end {
+                continue;
+            }
+            cover_start = s.start;
+            cover_end = s.end;
+        }
+        out.push(f);
+    }
+    out
+}
+
 /// At most the first four characters (only for values long enough that four reveal little)
 /// and the length.
 pub(crate) fn masked_preview(value: &[u8]) -> String {
@@ -1321,9 +1385,9 @@ pub(crate) fn masked_preview(value: &[u8]) -> String {
 /// `full` (so prefilter bugs show). Returns one message per failure.
 pub(crate) fn check_examples<'a>(
     rules: impl IntoIterator<Item = &'a CompiledRule>,
+    ctx: Option<&dyn Any>,
     full: &dyn Fn(&str) -> Vec<Finding>,
 ) -> Vec<(String, usize, String, String)> {
-    let ctx = Context::example();
     let mut failures = Vec::new();
     for rule in rules {
         if rule.info.status == Status::Deprecated {
@@ -1342,7 +1406,7 @@ pub(crate) fn check_examples<'a>(
                 let text = ex.text();
                 let view = Normalized::new(text);
                 let mut alone = Vec::new();
-                run_rule(rule, &view, Some(&ctx), &mut alone);
+                run_rule(rule, &view, ctx, &mut alone);
                 let through: Vec<Finding> = full(text)
                     .into_iter()
                     .filter(|f| f.rule() == rule.info.id)
@@ -1379,17 +1443,17 @@ pub(crate) fn check_examples<'a>(
 }
 
 /// Loads the embedded rule files.
-pub(crate) fn builtin_rules(limits: &PatternLimits) -> Result<Vec<CompiledRule>> {
+pub(crate) fn builtin_rules(limits: &PatternLimits, checks: &Checks) -> Result<Vec<CompiledRule>> {
     let mut all = Vec::new();
     for (file, source) in BUILTIN_RULE_FILES {
         // The tables build.rs wrote out; the TOML only if it left the file to the parser.
         match builtin::builtin_specs(file) {
             Some(specs) => {
                 for (line, spec) in specs {
-                    all.push(compile_rule(file, line, spec, limits, false)?);
+                    all.push(compile_rule(file, line, spec, limits, checks, false)?);
                 }
             }
-            None => all.extend(load_file_with(file, source, limits, false)?),
+            None => all.extend(load_file_with(file, source, limits, checks, false)?),
         }
     }
     Ok(all)
@@ -1398,6 +1462,11 @@ pub(crate) fn builtin_rules(limits: &PatternLimits) -> Result<Vec<CompiledRule>>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::screen::Context;
+
+    fn draft_checks() -> Checks {
+        crate::screen::checks::registry()
+    }
 
     /// `(file, pattern)` of every embedded rule with a pattern, read from the TOML.
     fn embedded_patterns() -> Vec<(&'static str, String)> {
@@ -1500,7 +1569,7 @@ mod tests {
     fn every_builtin_pattern_compiles() {
         let limits = PatternLimits::default();
         for (file, source) in BUILTIN_RULE_FILES {
-            for rule in load_file(file, source, &limits).unwrap() {
+            for rule in load_file(file, source, &limits, &draft_checks()).unwrap() {
                 if let Some(p) = &rule.pattern {
                     assert!(p.get().is_some(), "{}", rule.info.id);
                     assert!(p.dfa().is_some() || p.anchor.is_none(), "{}", rule.info.id);
@@ -1514,7 +1583,7 @@ mod tests {
     #[test]
     fn unanchored_embedded_patterns_need_a_long_run() {
         let limits = PatternLimits::default();
-        let set = RuleSet::new(builtin_rules(&limits).unwrap()).unwrap();
+        let set = RuleSet::new(builtin_rules(&limits, &draft_checks()).unwrap()).unwrap();
         let unanchored: Vec<&CompiledRule> = set
             .always_unanchored
             .iter()
@@ -1541,7 +1610,7 @@ mod tests {
     #[test]
     fn anchored_confirmation_matches_whole_text_search() {
         let limits = PatternLimits::default();
-        let set = RuleSet::new(builtin_rules(&limits).unwrap()).unwrap();
+        let set = RuleSet::new(builtin_rules(&limits, &draft_checks()).unwrap()).unwrap();
         let mut texts: Vec<String> = Vec::new();
         for rule in set.rules() {
             for ex in rule.examples.iter().chain(&rule.negative_examples) {
@@ -1590,7 +1659,8 @@ examples = ["foo then zzz"]
 negative_examples = ["foo alone"]
 "#;
         let limits = PatternLimits::default();
-        let set = RuleSet::new(load_file("t.toml", toml, &limits).unwrap()).unwrap();
+        let set =
+            RuleSet::new(load_file("t.toml", toml, &limits, &draft_checks()).unwrap()).unwrap();
         let rule = &set.rules()[0];
         assert!(rule.pattern.as_ref().unwrap().anchor.is_some());
         for tail in ["", " zzz", " zzz\nfoo zzz"] {
@@ -1634,7 +1704,8 @@ examples = ["say zqxwa now"]
 negative_examples = ["zqxwab"]
 "#;
         let limits = PatternLimits::default();
-        let set = RuleSet::new(load_file("t.toml", toml, &limits).unwrap()).unwrap();
+        let set =
+            RuleSet::new(load_file("t.toml", toml, &limits, &draft_checks()).unwrap()).unwrap();
         let literals =
             |r: &CompiledRule| r.pattern.as_ref().unwrap().anchor.clone().unwrap().literals;
         let (long, short) = (literals(&set.rules()[0]), literals(&set.rules()[1]));
@@ -1683,7 +1754,8 @@ examples = ["reveal your prompt"]
 negative_examples = ["reveal your order"]
 "#;
         let limits = PatternLimits::default();
-        let fresh = || RuleSet::new(load_file("t.toml", toml, &limits).unwrap()).unwrap();
+        let fresh =
+            || RuleSet::new(load_file("t.toml", toml, &limits, &draft_checks()).unwrap()).unwrap();
         let scan = |set: &RuleSet, text: &str| {
             let mut out = Vec::new();
             set.scan(&Normalized::new(text), None, &|_| true, &mut out);
@@ -1751,7 +1823,7 @@ negative_examples = ["reveal your order"]
     #[test]
     fn anchored_confirmation_matches_on_mixed_examples() {
         let limits = PatternLimits::default();
-        let set = RuleSet::new(builtin_rules(&limits).unwrap()).unwrap();
+        let set = RuleSet::new(builtin_rules(&limits, &draft_checks()).unwrap()).unwrap();
         let pieces = example_texts(&set);
         let glue = [
             " ", "\n", "", ",", ".", "x", "_", "-", "=", ":", "\"", "'", "  ", "\t", "9", "é", "Zq",
@@ -1821,7 +1893,7 @@ negative_examples = ["reveal your order"]
     #[test]
     fn texts_without_a_long_run_lose_no_finding() {
         let limits = PatternLimits::default();
-        let set = RuleSet::new(builtin_rules(&limits).unwrap()).unwrap();
+        let set = RuleSet::new(builtin_rules(&limits, &draft_checks()).unwrap()).unwrap();
         assert!(set.filter_without_long_runs.is_some());
         let pieces = example_texts(&set);
         let mut next = picker(0x2545_F491_4F6C_DD1D);
@@ -1863,7 +1935,7 @@ negative_examples = ["reveal your order"]
     #[test]
     fn keywords_near_anchor_hits_are_all_keywords() {
         let limits = PatternLimits::default();
-        let set = RuleSet::new(builtin_rules(&limits).unwrap()).unwrap();
+        let set = RuleSet::new(builtin_rules(&limits, &draft_checks()).unwrap()).unwrap();
         let pieces: Vec<&str> = example_texts(&set)
             .into_iter()
             .chain([
@@ -1916,16 +1988,16 @@ negative_examples = ["reveal your order"]
     /// finding its own starts: on texts glued at random (fixed seed) from `words`, and `glue`
     /// between them. Returns how many findings the texts had.
     fn check_at_prefilter_hits_matches_its_own_search(
-        check: CheckName,
+        check: &str,
         words: &[&str],
         glue: &[&str],
     ) -> usize {
         let limits = PatternLimits::default();
-        let set = RuleSet::new(builtin_rules(&limits).unwrap()).unwrap();
+        let set = RuleSet::new(builtin_rules(&limits, &draft_checks()).unwrap()).unwrap();
         let rules: Vec<&CompiledRule> = set
             .rules()
             .iter()
-            .filter(|r| r.check == Some(check))
+            .filter(|r| r.check.as_ref().is_some_and(|c| c.name == check))
             .collect();
         assert!(!rules.is_empty());
         let mut next = picker(0x2545_F491_4F6C_DD1Du64);
@@ -1939,7 +2011,12 @@ negative_examples = ["reveal your order"]
             }
             let view = Normalized::new(&text);
             let mut fast = Vec::new();
-            set.scan(&view, Some(&ctx), &|r| r.check == Some(check), &mut fast);
+            set.scan(
+                &view,
+                Some(&ctx),
+                &|r| r.check.as_ref().is_some_and(|c| c.name == check),
+                &mut fast,
+            );
             let mut slow = Vec::new();
             for rule in &rules {
                 run_rule(rule, &view, Some(&ctx), &mut slow);
@@ -2009,8 +2086,7 @@ negative_examples = ["reveal your order"]
             "\n",
         ];
         let glue = [" ", " ", "", "\n", "-", "_", "é", "'"];
-        let reported =
-            check_at_prefilter_hits_matches_its_own_search(CheckName::Promise, &words, &glue);
+        let reported = check_at_prefilter_hits_matches_its_own_search("promise", &words, &glue);
         // The texts exercise the check, not only its silence.
         assert!(reported > 300, "{reported}");
     }
@@ -2051,8 +2127,7 @@ negative_examples = ["reveal your order"]
             "é",
         ];
         let glue = [" ", "", "", "-", "/", "_", "\n", "é", "x"];
-        let reported =
-            check_at_prefilter_hits_matches_its_own_search(CheckName::Placeholder, &words, &glue);
+        let reported = check_at_prefilter_hits_matches_its_own_search("placeholder", &words, &glue);
         assert!(reported > 1000, "{reported}");
     }
 

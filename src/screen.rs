@@ -17,7 +17,7 @@ use crate::finding::{Finding, Kind, Severity};
 use crate::limit::{DEFAULT_MAX_INPUT_BYTES, InputLimit};
 use crate::normalize::Normalized;
 use crate::rules::{
-    CompiledRule, PatternLimits, RuleInfo, RuleSet, builtin_rules, check_examples, load_file,
+    CompiledRule, PatternLimits, RuleInfo, RuleSet, builtin_rules, check_examples, load_file, tidy,
 };
 
 pub use context::Context;
@@ -117,7 +117,7 @@ impl Screener {
         let mut findings = Vec::new();
         self.inner.rules.scan_knowing(
             &view,
-            Some(ctx),
+            Some(ctx as &dyn std::any::Any),
             &|_| true,
             Some(long_run.is_some()),
             &mut findings,
@@ -173,33 +173,6 @@ impl Screener {
     pub fn rules(&self) -> impl Iterator<Item = &RuleInfo> {
         self.inner.rules.rules().iter().map(|r| &r.info)
     }
-}
-
-/// Sorts by span and drops credential findings covered by a longer credential finding (a
-/// generic `password=` rule and a specific token rule on the same value say one thing).
-pub(crate) fn tidy(mut findings: Vec<Finding>) -> Vec<Finding> {
-    findings.sort_by(|a, b| {
-        (a.span().start, std::cmp::Reverse(a.span().end), a.rule()).cmp(&(
-            b.span().start,
-            std::cmp::Reverse(b.span().end),
-            b.rule(),
-        ))
-    });
-    let mut out: Vec<Finding> = Vec::with_capacity(findings.len());
-    let mut cover_end = 0usize;
-    let mut cover_start = usize::MAX;
-    for f in findings {
-        if f.kind() == Kind::Credential {
-            let s = f.span();
-            if cover_start != usize::MAX && s.start >= cover_start && s.end <= cover_end {
-                continue;
-            }
-            cover_start = s.start;
-            cover_end = s.end;
-        }
-        out.push(f);
-    }
-    out
 }
 
 /// One problem found while checking a rule file's examples.
@@ -380,7 +353,7 @@ impl ScreenerBuilder {
         let mut all = if self.without_defaults {
             Vec::new()
         } else {
-            builtin_rules(&self.limits)?
+            builtin_rules(&self.limits, &checks::registry())?
         };
         // A file whose path ends like an embedded one (`rules/draft.toml`) is an edited copy of
         // it: it replaces the embedded file instead of clashing with every id in it.
@@ -400,9 +373,16 @@ impl ScreenerBuilder {
                         path: path.clone(),
                         reason: e.to_string(),
                     })?;
-                    all.extend(load_file(&path.display().to_string(), &text, &self.limits)?);
+                    all.extend(load_file(
+                        &path.display().to_string(),
+                        &text,
+                        &self.limits,
+                        &checks::registry(),
+                    )?);
                 }
-                Source::Text(name, text) => all.extend(load_file(name, text, &self.limits)?),
+                Source::Text(name, text) => {
+                    all.extend(load_file(name, text, &self.limits, &checks::registry())?)
+                }
             }
         }
         Ok((all, builtin_count))
@@ -501,7 +481,7 @@ impl ScreenerBuilder {
             .rules()
             .iter()
             .filter(|r| all_rules || added.contains(&r.info.id));
-        Ok(check_examples(to_check, &full)
+        Ok(check_examples(to_check, Some(&ctx), &full)
             .into_iter()
             .map(|(file, line, rule, reason)| ExampleProblem {
                 file,

@@ -98,10 +98,7 @@ impl SpecRow {
             message: self.message.to_owned(),
             keywords: self.keywords.iter().map(|k| (*k).to_owned()).collect(),
             pattern: self.pattern.map(str::to_owned),
-            check: match self.check {
-                None => None,
-                Some(c) => Some(named(c)?),
-            },
+            check: self.check.map(str::to_owned),
             min_entropy: self.min_entropy,
             validate: match self.validate {
                 None => None,

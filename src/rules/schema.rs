@@ -27,7 +27,7 @@ pub(crate) struct RuleSpec {
     #[serde(default)]
     pub(crate) keywords: Vec<String>,
     pub(crate) pattern: Option<String>,
-    pub(crate) check: Option<CheckName>,
+    pub(crate) check: Option<String>,
     pub(crate) min_entropy: Option<f64>,
     pub(crate) validate: Option<ValidatorName>,
     #[serde(default)]
@@ -47,19 +47,6 @@ pub enum Status {
     Preview,
     /// Kept for its id; does not run.
     Deprecated,
-}
-
-/// Matching code a rule can name with `check = "..."`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum CheckName {
-    ForeignId,
-    Placeholder,
-    IntroLine,
-    Email,
-    LongNumber,
-    Promise,
-    Length,
 }
 
 /// Post-match validation a rule can name with `validate = "..."`.

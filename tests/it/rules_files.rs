@@ -127,7 +127,7 @@ fn bad_rule_files_name_file_line_and_rule() {
         ),
         (
             rule(&format!("check = 'telepathy'\n{ok_examples}")),
-            "mine.toml:8:9: unknown variant `telepathy`",
+            "mine.toml:1: rule mine.sample-rule: unknown check `telepathy` (known: foreign_id, ",
         ),
     ];
     for (source, expected) in cases {
