@@ -94,6 +94,10 @@ fn no_module_imports_a_layer_above_it() {
             .to_string_lossy()
             .replace('\\', "/");
         let module = module_of(&rel);
+        // A `tests.rs` is a test module's file (`#[cfg(test)] mod tests;`).
+        if rel.ends_with("/tests.rs") {
+            continue;
+        }
         let Some(from) = layer(&module) else {
             problems.push(format!("{rel}: module `{module}` has no layer in LAYERS"));
             continue;
@@ -325,4 +329,29 @@ fn push_first(out: &mut Vec<(usize, String)>, line: usize, path: &str) {
     if !name.is_empty() {
         out.push((line, name));
     }
+}
+
+/// A reader can hold any source file: none has more than 900 lines before its tests.
+#[test]
+fn no_source_file_is_over_900_lines_before_its_tests() {
+    let mut files = Vec::new();
+    rust_files(&Path::new(ROOT).join("src"), &mut files);
+    let mut over = Vec::new();
+    for file in &files {
+        if file.file_name().is_some_and(|n| n == "tests.rs") {
+            continue;
+        }
+        let source = std::fs::read_to_string(file).unwrap();
+        let lines: Vec<&str> = source.lines().collect();
+        let code = (0..lines.len())
+            .find(|&i| {
+                lines[i].starts_with("#[cfg(test)]")
+                    && lines.get(i + 1).is_some_and(|l| l.starts_with("mod "))
+            })
+            .unwrap_or(lines.len());
+        if code > 900 {
+            over.push(format!("{}: {code} lines", file.display()));
+        }
+    }
+    assert!(over.is_empty(), "{}", over.join("\n"));
 }

@@ -1,0 +1,70 @@
+//! Running rules' examples and negative examples, alone and through the whole set.
+
+use std::any::Any;
+
+use super::compile::*;
+use super::scan::*;
+use super::schema::Status;
+use crate::finding::Finding;
+use crate::normalize::Normalized;
+
+/// Runs every rule's examples and negative examples, each through the rule alone and through
+/// `full` (so prefilter bugs show). Returns one message per failure.
+pub(crate) fn check_examples<'a>(
+    rules: impl IntoIterator<Item = &'a CompiledRule>,
+    ctx: Option<&dyn Any>,
+    full: &dyn Fn(&str) -> Vec<Finding>,
+) -> Vec<(String, usize, String, String)> {
+    let mut failures = Vec::new();
+    for rule in rules {
+        if rule.info.status == Status::Deprecated {
+            continue;
+        }
+        let fail = |reason: String| {
+            (
+                rule.info.file.clone(),
+                rule.info.line,
+                rule.info.id.clone(),
+                reason,
+            )
+        };
+        for (positive, list) in [(true, &rule.examples), (false, &rule.negative_examples)] {
+            for ex in list {
+                let text = ex.text();
+                let view = Normalized::new(text);
+                let mut alone = Vec::new();
+                run_rule(rule, &view, ctx, &mut alone);
+                let through: Vec<Finding> = full(text)
+                    .into_iter()
+                    .filter(|f| f.rule() == rule.info.id)
+                    .collect();
+                let label = if positive {
+                    "example"
+                } else {
+                    "negative example"
+                };
+                if positive {
+                    if alone.is_empty() {
+                        failures.push(fail(format!("{label} does not match: {text:?}")));
+                    } else if through.is_empty() {
+                        failures.push(fail(format!(
+                            "{label} matches alone but not through the full rule set \
+                             (check `keywords`): {text:?}"
+                        )));
+                    }
+                    if let Some([s, e]) = ex.span()
+                        && !alone.iter().any(|f| f.span() == (s..e))
+                    {
+                        let got: Vec<_> = alone.iter().map(Finding::span).collect();
+                        failures.push(fail(format!(
+                            "{label} span {s}..{e} not found (got {got:?}): {text:?}"
+                        )));
+                    }
+                } else if !alone.is_empty() || !through.is_empty() {
+                    failures.push(fail(format!("{label} matches: {text:?}")));
+                }
+            }
+        }
+    }
+    failures
+}
