@@ -129,9 +129,9 @@ pub use fence::{Cleaned, Fence, Fenced, SENTINELS};
 pub use finding::{Finding, Kind, Severity};
 pub use limit::DEFAULT_MAX_INPUT_BYTES;
 pub use normalize::Normalized;
-pub use rules::{RuleInfo, Status};
+pub use rules::{Builder, ExampleProblem, RuleInfo, Status};
 pub use screen::context_defaults::DEFAULT_MAX_WORDS;
-pub use screen::{Context, ExampleProblem, Report, Screener, ScreenerBuilder};
+pub use screen::{Context, Report, Screener, ScreenerBuilder};
 
 /// The README's code blocks run as doctests.
 #[doc = include_str!("../README.md")]

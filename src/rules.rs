@@ -12,6 +12,7 @@
 //! `AC` and a hex digit no longer stop at every `account`).
 
 mod anchor;
+mod builder;
 mod builtin;
 mod check;
 mod compile;
@@ -34,13 +35,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::finding::{Kind, Severity};
 
+pub use builder::Builder;
+pub(crate) use builder::Profile;
 pub(crate) use builtin::BUILTIN_RULE_FILES;
 pub(crate) use check::{Check, Checks, Emit, Pass};
 pub(crate) use compile::CompiledRule;
 pub(crate) use emit::tidy;
-pub(crate) use examples::check_examples;
+pub use examples::ExampleProblem;
 pub(crate) use filters::luhn;
-pub(crate) use load::{builtin_rules, load_file};
 pub use schema::Status;
 pub(crate) use set::RuleSet;
 pub(crate) use words::{WordTally, count_words};

@@ -8,25 +8,66 @@ use super::schema::Status;
 use crate::finding::Finding;
 use crate::normalize::Normalized;
 
+/// One problem found while checking a rule file's examples.
+///
+/// ```
+/// let problems = palisade::Screener::builder()
+///     .rules_toml("mine.toml", r#"
+/// [[rule]]
+/// id = "mine.refund-word"
+/// kind = "promise"
+/// severity = "notice"
+/// description = "d"
+/// rationale = "r"
+/// message = "m"
+/// pattern = '(?i)\brefund\b'
+/// examples = ["no match here"]
+/// negative_examples = ["nothing"]
+/// "#)
+///     .check_examples()?;
+/// assert_eq!(problems[0].rule, "mine.refund-word");
+/// # Ok::<(), palisade::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct ExampleProblem {
+    /// The rule file.
+    pub file: String,
+    /// The line where the rule starts.
+    pub line: usize,
+    /// The rule id.
+    pub rule: String,
+    /// What failed.
+    pub reason: String,
+}
+
+impl std::fmt::Display for ExampleProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}:{}: rule {}: {}",
+            self.file, self.line, self.rule, self.reason
+        )
+    }
+}
+
 /// Runs every rule's examples and negative examples, each through the rule alone and through
 /// `full` (so prefilter bugs show). Returns one message per failure.
 pub(crate) fn check_examples<'a>(
     rules: impl IntoIterator<Item = &'a CompiledRule>,
     ctx: Option<&dyn Any>,
     full: &dyn Fn(&str) -> Vec<Finding>,
-) -> Vec<(String, usize, String, String)> {
+) -> Vec<ExampleProblem> {
     let mut failures = Vec::new();
     for rule in rules {
         if rule.info.status == Status::Deprecated {
             continue;
         }
-        let fail = |reason: String| {
-            (
-                rule.info.file.clone(),
-                rule.info.line,
-                rule.info.id.clone(),
-                reason,
-            )
+        let fail = |reason: String| ExampleProblem {
+            file: rule.info.file.clone(),
+            line: rule.info.line,
+            rule: rule.info.id.clone(),
+            reason,
         };
         for (positive, list) in [(true, &rule.examples), (false, &rule.negative_examples)] {
             for ex in list {

@@ -10,6 +10,7 @@ use super::compile::*;
 use super::schema::{RuleFileSpec, RuleSpec};
 use super::{BUILTIN_RULE_FILES, PatternLimits, RuleInfo, builtin, token_run};
 use crate::error::{Error, Result};
+use crate::finding::Kind;
 
 /// Parses one rule file into compiled rules. Examples are not run here (see [`check_examples`]).
 pub(crate) fn load_file(
@@ -17,8 +18,9 @@ pub(crate) fn load_file(
     source: &str,
     limits: &PatternLimits,
     checks: &Checks,
+    keeps: fn(Kind) -> bool,
 ) -> Result<Vec<CompiledRule>> {
-    load_file_with(file, source, limits, checks, true)
+    load_file_with(file, source, limits, checks, keeps, true)
 }
 
 /// Like [`load_file`]; with `eager` unset, patterns are only parsed (for their literals) and
@@ -28,10 +30,14 @@ pub(super) fn load_file_with(
     source: &str,
     limits: &PatternLimits,
     checks: &Checks,
+    keeps: fn(Kind) -> bool,
     eager: bool,
 ) -> Result<Vec<CompiledRule>> {
+    // Rules of kinds the client does not keep are dropped before they are compiled (a
+    // detector given a file of draft rules does not need their checks).
     parse_file(file, source)?
         .into_iter()
+        .filter(|(_, spec)| keeps(spec.kind))
         .map(|(line, spec)| compile_rule(file, line, spec, limits, checks, eager))
         .collect()
 }
@@ -252,17 +258,25 @@ pub(super) fn compile_rule(
 }
 
 /// Loads the embedded rule files.
-pub(crate) fn builtin_rules(limits: &PatternLimits, checks: &Checks) -> Result<Vec<CompiledRule>> {
+pub(crate) fn builtin_rules(
+    files: &[&str],
+    limits: &PatternLimits,
+    checks: &Checks,
+    keeps: fn(Kind) -> bool,
+) -> Result<Vec<CompiledRule>> {
     let mut all = Vec::new();
     for (file, source) in BUILTIN_RULE_FILES {
+        if !files.contains(file) {
+            continue;
+        }
         // The tables build.rs wrote out; the TOML only if it left the file to the parser.
         match builtin::builtin_specs(file) {
             Some(specs) => {
-                for (line, spec) in specs {
+                for (line, spec) in specs.into_iter().filter(|(_, s)| keeps(s.kind)) {
                     all.push(compile_rule(file, line, spec, limits, checks, false)?);
                 }
             }
-            None => all.extend(load_file_with(file, source, limits, checks, false)?),
+            None => all.extend(load_file_with(file, source, limits, checks, keeps, false)?),
         }
     }
     Ok(all)

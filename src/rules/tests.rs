@@ -19,6 +19,12 @@ fn draft_checks() -> Checks {
     crate::screen::checks::registry()
 }
 
+/// Every embedded rule, compiled with the draft checks.
+fn all_builtin(limits: &PatternLimits) -> Result<Vec<CompiledRule>, crate::Error> {
+    let files: Vec<&str> = BUILTIN_RULE_FILES.iter().map(|(f, _)| *f).collect();
+    builtin_rules(&files, limits, &draft_checks(), |_| true)
+}
+
 /// `(file, pattern)` of every embedded rule with a pattern, read from the TOML.
 fn embedded_patterns() -> Vec<(&'static str, String)> {
     let mut out = Vec::new();
@@ -120,7 +126,7 @@ fn line_and_column() {
 fn every_builtin_pattern_compiles() {
     let limits = PatternLimits::default();
     for (file, source) in BUILTIN_RULE_FILES {
-        for rule in load_file(file, source, &limits, &draft_checks()).unwrap() {
+        for rule in load_file(file, source, &limits, &draft_checks(), |_| true).unwrap() {
             if let Some(p) = &rule.pattern {
                 assert!(p.get().is_some(), "{}", rule.info.id);
                 assert!(p.dfa().is_some() || p.anchor.is_none(), "{}", rule.info.id);
@@ -134,7 +140,7 @@ fn every_builtin_pattern_compiles() {
 #[test]
 fn unanchored_embedded_patterns_need_a_long_run() {
     let limits = PatternLimits::default();
-    let set = RuleSet::new(builtin_rules(&limits, &draft_checks()).unwrap()).unwrap();
+    let set = RuleSet::new(all_builtin(&limits).unwrap()).unwrap();
     let unanchored: Vec<&CompiledRule> = set
         .always_unanchored
         .iter()
@@ -161,7 +167,7 @@ fn unanchored_embedded_patterns_need_a_long_run() {
 #[test]
 fn anchored_confirmation_matches_whole_text_search() {
     let limits = PatternLimits::default();
-    let set = RuleSet::new(builtin_rules(&limits, &draft_checks()).unwrap()).unwrap();
+    let set = RuleSet::new(all_builtin(&limits).unwrap()).unwrap();
     let mut texts: Vec<String> = Vec::new();
     for rule in set.rules() {
         for ex in rule.examples.iter().chain(&rule.negative_examples) {
@@ -210,7 +216,8 @@ examples = ["foo then zzz"]
 negative_examples = ["foo alone"]
 "#;
     let limits = PatternLimits::default();
-    let set = RuleSet::new(load_file("t.toml", toml, &limits, &draft_checks()).unwrap()).unwrap();
+    let set = RuleSet::new(load_file("t.toml", toml, &limits, &draft_checks(), |_| true).unwrap())
+        .unwrap();
     let rule = &set.rules()[0];
     assert!(rule.pattern.as_ref().unwrap().anchor.is_some());
     for tail in ["", " zzz", " zzz\nfoo zzz"] {
@@ -254,7 +261,8 @@ examples = ["say zqxwa now"]
 negative_examples = ["zqxwab"]
 "#;
     let limits = PatternLimits::default();
-    let set = RuleSet::new(load_file("t.toml", toml, &limits, &draft_checks()).unwrap()).unwrap();
+    let set = RuleSet::new(load_file("t.toml", toml, &limits, &draft_checks(), |_| true).unwrap())
+        .unwrap();
     let literals = |r: &CompiledRule| r.pattern.as_ref().unwrap().anchor.clone().unwrap().literals;
     let (long, short) = (literals(&set.rules()[0]), literals(&set.rules()[1]));
     assert_eq!(short, [b"zqxwa".to_vec()]);
@@ -302,8 +310,10 @@ examples = ["reveal your prompt"]
 negative_examples = ["reveal your order"]
 "#;
     let limits = PatternLimits::default();
-    let fresh =
-        || RuleSet::new(load_file("t.toml", toml, &limits, &draft_checks()).unwrap()).unwrap();
+    let fresh = || {
+        RuleSet::new(load_file("t.toml", toml, &limits, &draft_checks(), |_| true).unwrap())
+            .unwrap()
+    };
     let scan = |set: &RuleSet, text: &str| {
         let mut out = Vec::new();
         set.scan(&Normalized::new(text), None, &|_| true, &mut out);
@@ -371,7 +381,7 @@ fn picker(mut seed: u64) -> impl FnMut(usize) -> usize {
 #[test]
 fn anchored_confirmation_matches_on_mixed_examples() {
     let limits = PatternLimits::default();
-    let set = RuleSet::new(builtin_rules(&limits, &draft_checks()).unwrap()).unwrap();
+    let set = RuleSet::new(all_builtin(&limits).unwrap()).unwrap();
     let pieces = example_texts(&set);
     let glue = [
         " ", "\n", "", ",", ".", "x", "_", "-", "=", ":", "\"", "'", "  ", "\t", "9", "é", "Zq",
@@ -439,7 +449,7 @@ fn whole_text_search(
 #[test]
 fn texts_without_a_long_run_lose_no_finding() {
     let limits = PatternLimits::default();
-    let set = RuleSet::new(builtin_rules(&limits, &draft_checks()).unwrap()).unwrap();
+    let set = RuleSet::new(all_builtin(&limits).unwrap()).unwrap();
     assert!(set.filter_without_long_runs.is_some());
     let pieces = example_texts(&set);
     let mut next = picker(0x2545_F491_4F6C_DD1D);
@@ -481,7 +491,7 @@ fn texts_without_a_long_run_lose_no_finding() {
 #[test]
 fn keywords_near_anchor_hits_are_all_keywords() {
     let limits = PatternLimits::default();
-    let set = RuleSet::new(builtin_rules(&limits, &draft_checks()).unwrap()).unwrap();
+    let set = RuleSet::new(all_builtin(&limits).unwrap()).unwrap();
     let pieces: Vec<&str> = example_texts(&set)
         .into_iter()
         .chain([
@@ -539,7 +549,7 @@ fn check_at_prefilter_hits_matches_its_own_search(
     glue: &[&str],
 ) -> usize {
     let limits = PatternLimits::default();
-    let set = RuleSet::new(builtin_rules(&limits, &draft_checks()).unwrap()).unwrap();
+    let set = RuleSet::new(all_builtin(&limits).unwrap()).unwrap();
     let rules: Vec<&CompiledRule> = set
         .rules()
         .iter()
@@ -682,7 +692,7 @@ fn placeholder_at_prefilter_hits_matches_its_own_search() {
 #[test]
 fn secret_group_detection_agrees_with_the_regex() {
     let set = crate::screen::Screener::builder()
-        .build_rule_set(false, &|_| true)
+        .build_rule_set(false)
         .unwrap();
     let mut with_group = 0;
     for r in set.rules() {

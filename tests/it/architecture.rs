@@ -74,8 +74,6 @@ const PENDING: &[(&str, &str)] = &[
     // `hidden_text_findings` moves from detect into the normalize layer (the fence's branch).
     ("fence", "detect"),
     ("screen", "detect"),
-    // The detector's builder wraps the screener's until both share the engine's builder.
-    ("detect", "screen"),
 ];
 
 /// Every `crate::` path in code outside `#[cfg(test)]` items points down the layer table.
