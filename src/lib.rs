@@ -126,7 +126,7 @@ pub use decode::{DecodedRun, Encoding, decode_runs};
 pub use detect::{Detector, DetectorBuilder};
 pub use error::{Error, Result};
 pub use fence::{Cleaned, Fence, Fenced, SENTINELS};
-pub use finding::{Finding, Kind, Severity};
+pub use finding::{CustomKind, Finding, Kind, Severity};
 pub use limit::DEFAULT_MAX_INPUT_BYTES;
 pub use normalize::Normalized;
 pub use rules::{Builder, ExampleProblem, RuleInfo, Status};

@@ -3,6 +3,7 @@
 //! its checks and the kinds it keeps; the settings and the loading are the same code.
 
 use std::any::Any;
+use std::collections::HashMap;
 use std::fmt;
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
@@ -183,8 +184,9 @@ impl<T> Builder<T> {
     }
 
     /// Loads and compiles like `build`, then runs the examples of every added rule file (and
-    /// of the embedded rules when no file was added), returning every problem instead of the
-    /// first. Structural errors (bad TOML, bad regex) still return `Err`.
+    /// of the embedded rules when no file was added), returning every failing example. Load
+    /// problems (bad TOML, bad regex, duplicate ids, unknown ids in settings) are an `Err`,
+    /// with all of them ([`Error::RuleProblems`] when there are several).
     ///
     /// ```
     /// let problems = palisade::Screener::builder().check_examples()?;
@@ -192,7 +194,51 @@ impl<T> Builder<T> {
     /// # Ok::<(), palisade::Error>(())
     /// ```
     pub fn check_examples(self) -> Result<Vec<ExampleProblem>> {
-        self.problems(self.sources.is_empty())
+        let mut problems = Vec::new();
+        let all = self.load(&mut problems)?;
+        let set = self.assemble(all, &mut problems)?;
+        match problems.len() {
+            0 => Ok(self.example_failures(&set, self.sources.is_empty())),
+            1 => Err(problems.remove(0)),
+            _ => Err(Error::RuleProblems { problems }),
+        }
+    }
+
+    /// Every problem of the rule files and settings in one list, each with the file, line and
+    /// rule id it has: load problems first (bad TOML, invalid fields, unknown checks, duplicate
+    /// ids, unknown ids in settings), then every failing example of the added files (of the
+    /// embedded rules when no file was added). Empty when everything is fine.
+    ///
+    /// ```
+    /// let problems = palisade::Screener::builder()
+    ///     .rules_toml("mine.toml", "[[rule]]\nid = 'x'\n")
+    ///     .disable("no.such-rule")
+    ///     .check_rules();
+    /// assert_eq!(problems.len(), 2);
+    /// assert!(problems[0].to_string().starts_with("mine.toml:"));
+    /// assert_eq!(problems[1].to_string(), "unknown rule id no.such-rule in disable");
+    /// ```
+    pub fn check_rules(self) -> Vec<ExampleProblem> {
+        let mut problems = Vec::new();
+        let all = match self.load(&mut problems) {
+            Ok(all) => all,
+            Err(e) => {
+                problems.push(e);
+                Vec::new()
+            }
+        };
+        let set = match self.assemble(all, &mut problems) {
+            Ok(set) => Some(set),
+            Err(e) => {
+                problems.push(e);
+                None
+            }
+        };
+        let mut out: Vec<ExampleProblem> = problems.into_iter().map(ExampleProblem::from).collect();
+        if let Some(set) = set {
+            out.extend(self.example_failures(&set, self.sources.is_empty()));
+        }
+        out
     }
 
     pub(crate) fn input_limit(&self) -> InputLimit {
@@ -203,8 +249,9 @@ impl<T> Builder<T> {
     }
 
     /// Every rule: the chosen embedded files (less those an added file replaces), then the
-    /// added files; and how many came from the embedded files.
-    fn load(&self) -> Result<(Vec<CompiledRule>, usize)> {
+    /// added files, with every problem found on the way. A rule with `replaces = true` takes
+    /// the place of the earlier rule of its id.
+    fn load(&self, problems: &mut Vec<Error>) -> Result<Vec<CompiledRule>> {
         let profile = &self.profile;
         let mut all = if self.without_defaults {
             Vec::new()
@@ -226,84 +273,120 @@ impl<T> Builder<T> {
                 });
             }
         }
-        let builtin_count = all.len();
         for source in &self.sources {
             let (name, text) = match source {
-                Source::Path(path) => {
-                    let text = std::fs::read_to_string(path).map_err(|e| Error::RuleFileRead {
-                        path: path.clone(),
-                        reason: e.to_string(),
-                    })?;
-                    (path.display().to_string(), text)
-                }
+                Source::Path(path) => match std::fs::read_to_string(path) {
+                    Ok(text) => (path.display().to_string(), text),
+                    Err(e) => {
+                        problems.push(Error::RuleFileRead {
+                            path: path.clone(),
+                            reason: e.to_string(),
+                        });
+                        continue;
+                    }
+                },
                 Source::Text(name, text) => (name.clone(), text.clone()),
             };
-            all.extend(load_file(
+            for rule in load_file(
                 &name,
                 &text,
                 &self.limits,
                 &profile.checks,
                 profile.keeps,
-            )?);
+                problems,
+            ) {
+                if rule.replaces {
+                    match all.iter().position(|r| r.info.id == rule.info.id) {
+                        Some(i) => {
+                            all.remove(i);
+                        }
+                        None => problems.push(Error::InvalidRule {
+                            file: rule.info.file.clone(),
+                            line: rule.info.line,
+                            rule: rule.info.id.clone(),
+                            reason: "`replaces = true` but no earlier rule has this id".to_owned(),
+                        }),
+                    }
+                }
+                all.push(rule);
+            }
         }
         for rule in &mut all {
             if let Some(message) = (profile.message_for)(rule.info.kind) {
                 message.clone_into(&mut rule.message);
             }
         }
-        Ok((all, builtin_count))
+        Ok(all)
     }
 
-    fn assemble(&self, mut all: Vec<CompiledRule>) -> Result<RuleSet> {
+    /// The rule set of `all` after the settings, with every problem added to `problems`
+    /// (a second rule of an id is left out, so the rest can still be checked).
+    fn assemble(&self, mut all: Vec<CompiledRule>, problems: &mut Vec<Error>) -> Result<RuleSet> {
+        let mut first: HashMap<String, (String, usize)> = HashMap::new();
+        all.retain(|r| match first.get(&r.info.id) {
+            Some((first_file, first_line)) => {
+                problems.push(Error::DuplicateRule {
+                    file: r.info.file.clone(),
+                    line: r.info.line,
+                    rule: r.info.id.clone(),
+                    first_file: first_file.clone(),
+                    first_line: *first_line,
+                });
+                false
+            }
+            None => {
+                first.insert(r.info.id.clone(), (r.info.file.clone(), r.info.line));
+                true
+            }
+        });
         for id in &self.disabled {
             let before = all.len();
             all.retain(|r| &r.info.id != id);
             if all.len() == before {
-                return Err(Error::UnknownRule {
+                problems.push(Error::UnknownRule {
                     rule: id.clone(),
                     setting: "disable",
                 });
             }
         }
         for (id, severity) in &self.severities {
-            let rule =
-                all.iter_mut()
-                    .find(|r| &r.info.id == id)
-                    .ok_or_else(|| Error::UnknownRule {
-                        rule: id.clone(),
-                        setting: "severity",
-                    })?;
-            rule.info.severity = *severity;
+            match all.iter_mut().find(|r| &r.info.id == id) {
+                Some(rule) => rule.info.severity = *severity,
+                None => problems.push(Error::UnknownRule {
+                    rule: id.clone(),
+                    setting: "severity",
+                }),
+            }
         }
         RuleSet::new(all)
     }
 
-    /// Builds the rule set; with `check`, the added files' examples must pass first (the
+    /// Builds the rule set, or fails with every problem found: one as its own error, several
+    /// as [`Error::RuleProblems`]. With `check`, the added files' examples must pass too (the
     /// embedded ones are run by the test suite).
     pub(crate) fn build_rule_set(&self, check: bool) -> Result<RuleSet> {
-        if check
-            && !self.sources.is_empty()
-            && let Some(p) = self.problems(false)?.into_iter().next()
-        {
-            return Err(Error::InvalidRule {
-                file: p.file,
-                line: p.line,
-                rule: p.rule,
-                reason: p.reason,
-            });
+        let mut problems = Vec::new();
+        let all = self.load(&mut problems)?;
+        let set = self.assemble(all, &mut problems)?;
+        if check && !self.sources.is_empty() {
+            problems.extend(self.example_failures(&set, false).into_iter().map(|p| {
+                Error::InvalidRule {
+                    file: p.file,
+                    line: p.line,
+                    rule: p.rule,
+                    reason: p.reason,
+                }
+            }));
         }
-        let (all, _) = self.load()?;
-        self.assemble(all)
+        match problems.len() {
+            0 => Ok(set),
+            1 => Err(problems.remove(0)),
+            _ => Err(Error::RuleProblems { problems }),
+        }
     }
 
-    /// Runs examples: of the added files only, or of every rule when `all_rules` is set.
-    fn problems(&self, all_rules: bool) -> Result<Vec<ExampleProblem>> {
-        let (all, builtin_count) = self.load()?;
-        let added: Vec<String> = all[builtin_count.min(all.len())..]
-            .iter()
-            .map(|r| r.info.id.clone())
-            .collect();
-        let set = self.assemble(all)?;
+    /// The examples that fail, of the added files' rules (or of all).
+    fn example_failures(&self, set: &RuleSet, all_rules: bool) -> Vec<ExampleProblem> {
         let ctx = self
             .profile
             .example_context
@@ -315,10 +398,15 @@ impl<T> Builder<T> {
             set.scan(&view, ctx, &|_| true, &mut out);
             out
         };
-        let to_check = set
-            .rules()
-            .iter()
-            .filter(|r| all_rules || added.contains(&r.info.id));
-        Ok(check_examples(to_check, ctx, &full))
+        let to_check = set.rules().iter().filter(|r| all_rules || self.is_added(r));
+        check_examples(to_check, ctx, &full)
+    }
+
+    /// Whether `rule` came from an added file (rules carry the name their file was added by).
+    fn is_added(&self, rule: &CompiledRule) -> bool {
+        self.sources.iter().any(|s| match s {
+            Source::Path(p) => p.display().to_string() == rule.info.file,
+            Source::Text(name, _) => *name == rule.info.file,
+        })
     }
 }

@@ -88,6 +88,7 @@ impl SpecRow {
         Some(RuleSpec {
             id: self.id.to_owned(),
             kind: named(self.kind)?,
+            replaces: false,
             severity: named(self.severity)?,
             status: match self.status {
                 None => Default::default(),

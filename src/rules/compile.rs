@@ -29,6 +29,8 @@ pub(crate) struct CompiledRule {
     pub(super) validate: Option<ValidatorName>,
     pub(crate) examples: Vec<ExampleSpec>,
     pub(crate) negative_examples: Vec<ExampleSpec>,
+    /// Replaces an earlier rule of the same id (`replaces = true`).
+    pub(crate) replaces: bool,
 }
 
 impl CompiledRule {

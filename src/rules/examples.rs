@@ -5,6 +5,7 @@ use std::any::Any;
 use super::compile::*;
 use super::scan::*;
 use super::schema::Status;
+use crate::error::Error;
 use crate::finding::Finding;
 use crate::normalize::Normalized;
 
@@ -43,11 +44,68 @@ pub struct ExampleProblem {
 
 impl std::fmt::Display for ExampleProblem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{}:{}: rule {}: {}",
-            self.file, self.line, self.rule, self.reason
-        )
+        if !self.file.is_empty() {
+            write!(f, "{}:", self.file)?;
+            if self.line > 0 {
+                write!(f, "{}:", self.line)?;
+            }
+            f.write_str(" ")?;
+        }
+        if !self.rule.is_empty() {
+            write!(f, "rule {}: ", self.rule)?;
+        }
+        f.write_str(&self.reason)
+    }
+}
+
+impl From<Error> for ExampleProblem {
+    /// A load or settings problem as a problem of its file, line and rule (empty, or line 0,
+    /// when the error has none: a file that cannot be read, an unknown id in a setting).
+    fn from(e: Error) -> Self {
+        let problem = |file: String, line: usize, rule: String, reason: String| ExampleProblem {
+            file,
+            line,
+            rule,
+            reason,
+        };
+        match e {
+            Error::RuleFileSyntax {
+                file,
+                line,
+                column,
+                reason,
+            } => problem(
+                file,
+                line,
+                String::new(),
+                format!("column {column}: {reason}"),
+            ),
+            Error::InvalidRule {
+                file,
+                line,
+                rule,
+                reason,
+            } => problem(file, line, rule, reason),
+            Error::DuplicateRule {
+                file,
+                line,
+                rule,
+                first_file,
+                first_line,
+            } => problem(
+                file,
+                line,
+                rule,
+                format!("duplicate id (first defined at {first_file}:{first_line})"),
+            ),
+            Error::RuleFileRead { path, reason } => problem(
+                path.display().to_string(),
+                0,
+                String::new(),
+                format!("cannot read: {reason}"),
+            ),
+            other => problem(String::new(), 0, String::new(), other.to_string()),
+        }
     }
 }
 

@@ -12,15 +12,32 @@ use super::{BUILTIN_RULE_FILES, PatternLimits, RuleInfo, builtin, token_run};
 use crate::error::{Error, Result};
 use crate::finding::Kind;
 
-/// Parses one rule file into compiled rules. Examples are not run here (see [`check_examples`]).
+/// Parses one rule file into compiled rules, adding a problem to `problems` for every rule
+/// that is not valid (or one for the file if it does not parse) and going on with the rest.
+/// Examples are not run here (see `examples.rs`).
 pub(crate) fn load_file(
     file: &str,
     source: &str,
     limits: &PatternLimits,
     checks: &Checks,
     keeps: fn(Kind) -> bool,
-) -> Result<Vec<CompiledRule>> {
-    load_file_with(file, source, limits, checks, keeps, true)
+    problems: &mut Vec<Error>,
+) -> Vec<CompiledRule> {
+    let specs = match parse_file(file, source) {
+        Ok(specs) => specs,
+        Err(e) => {
+            problems.push(e);
+            return Vec::new();
+        }
+    };
+    let mut rules = Vec::with_capacity(specs.len());
+    for (line, spec) in specs.into_iter().filter(|(_, spec)| keeps(spec.kind)) {
+        match compile_rule(file, line, spec, limits, checks, true) {
+            Ok(rule) => rules.push(rule),
+            Err(e) => problems.push(e),
+        }
+    }
+    rules
 }
 
 /// Like [`load_file`]; with `eager` unset, patterns are only parsed (for their literals) and
@@ -254,6 +271,7 @@ pub(super) fn compile_rule(
         validate: spec.validate,
         examples: spec.examples,
         negative_examples: spec.negative_examples,
+        replaces: spec.replaces,
     })
 }
 

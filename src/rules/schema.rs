@@ -18,6 +18,9 @@ pub(crate) struct RuleFileSpec {
 pub(crate) struct RuleSpec {
     pub(crate) id: String,
     pub(crate) kind: Kind,
+    /// Replaces an earlier rule (an embedded one) of the same id instead of clashing with it.
+    #[serde(default)]
+    pub(crate) replaces: bool,
     pub(crate) severity: Severity,
     #[serde(default)]
     pub(crate) status: Status,

@@ -19,6 +19,14 @@ fn draft_checks() -> Checks {
     crate::screen::checks::registry()
 }
 
+/// A rule file's rules, compiled with the draft checks; panics on any problem.
+fn load_ok(file: &str, source: &str, limits: &PatternLimits, checks: &Checks) -> Vec<CompiledRule> {
+    let mut problems = Vec::new();
+    let rules = load_file(file, source, limits, checks, |_| true, &mut problems);
+    assert!(problems.is_empty(), "{problems:?}");
+    rules
+}
+
 /// Every embedded rule, compiled with the draft checks.
 fn all_builtin(limits: &PatternLimits) -> Result<Vec<CompiledRule>, crate::Error> {
     let files: Vec<&str> = BUILTIN_RULE_FILES.iter().map(|(f, _)| *f).collect();
@@ -126,7 +134,7 @@ fn line_and_column() {
 fn every_builtin_pattern_compiles() {
     let limits = PatternLimits::default();
     for (file, source) in BUILTIN_RULE_FILES {
-        for rule in load_file(file, source, &limits, &draft_checks(), |_| true).unwrap() {
+        for rule in load_ok(file, source, &limits, &draft_checks()) {
             if let Some(p) = &rule.pattern {
                 assert!(p.get().is_some(), "{}", rule.info.id);
                 assert!(p.dfa().is_some() || p.anchor.is_none(), "{}", rule.info.id);
@@ -216,8 +224,7 @@ examples = ["foo then zzz"]
 negative_examples = ["foo alone"]
 "#;
     let limits = PatternLimits::default();
-    let set = RuleSet::new(load_file("t.toml", toml, &limits, &draft_checks(), |_| true).unwrap())
-        .unwrap();
+    let set = RuleSet::new(load_ok("t.toml", toml, &limits, &draft_checks())).unwrap();
     let rule = &set.rules()[0];
     assert!(rule.pattern.as_ref().unwrap().anchor.is_some());
     for tail in ["", " zzz", " zzz\nfoo zzz"] {
@@ -261,8 +268,7 @@ examples = ["say zqxwa now"]
 negative_examples = ["zqxwab"]
 "#;
     let limits = PatternLimits::default();
-    let set = RuleSet::new(load_file("t.toml", toml, &limits, &draft_checks(), |_| true).unwrap())
-        .unwrap();
+    let set = RuleSet::new(load_ok("t.toml", toml, &limits, &draft_checks())).unwrap();
     let literals = |r: &CompiledRule| r.pattern.as_ref().unwrap().anchor.clone().unwrap().literals;
     let (long, short) = (literals(&set.rules()[0]), literals(&set.rules()[1]));
     assert_eq!(short, [b"zqxwa".to_vec()]);
@@ -310,10 +316,7 @@ examples = ["reveal your prompt"]
 negative_examples = ["reveal your order"]
 "#;
     let limits = PatternLimits::default();
-    let fresh = || {
-        RuleSet::new(load_file("t.toml", toml, &limits, &draft_checks(), |_| true).unwrap())
-            .unwrap()
-    };
+    let fresh = || RuleSet::new(load_ok("t.toml", toml, &limits, &draft_checks())).unwrap();
     let scan = |set: &RuleSet, text: &str| {
         let mut out = Vec::new();
         set.scan(&Normalized::new(text), None, &|_| true, &mut out);
