@@ -129,7 +129,7 @@ pub use fence::{Cleaned, Fence, Fenced, SENTINELS};
 pub use finding::{CustomKind, Finding, Kind, Severity};
 pub use limit::DEFAULT_MAX_INPUT_BYTES;
 pub use normalize::Normalized;
-pub use rules::{Builder, ExampleProblem, RuleInfo, Status};
+pub use rules::{Builder, ExampleProblem, PrefilterKind, RuleInfo, Status};
 pub use screen::context_defaults::DEFAULT_MAX_WORDS;
 pub use screen::{Context, Report, Screener, ScreenerBuilder};
 

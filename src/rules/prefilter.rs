@@ -977,7 +977,7 @@ mod tests {
             let set = crate::screen::Screener::builder()
                 .build_rule_set(false)
                 .unwrap();
-            let literals = &set.filter.literals;
+            let literals = &set.filter.fast().literals;
             let mut text = String::new();
             for (k, (pick, cut, upper)) in picks.iter().enumerate() {
                 let lit = &literals[pick % literals.len()];
@@ -987,12 +987,12 @@ mod tests {
             }
             let hay = text.as_bytes();
             let mut got = Vec::new();
-            set.filter
+            set.filter.fast()
                 .for_each_hit(hay, &mut Vec::new(), |lit, at| got.push((lit, at)));
             got.sort_unstable();
             let mut want = Vec::new();
             for (i, l) in literals.iter().enumerate() {
-                let needs_start = set.filter.from[i] == Some(0) && l[0].is_ascii_alphanumeric();
+                let needs_start = set.filter.fast().from[i] == Some(0) && l[0].is_ascii_alphanumeric();
                 for at in 0..hay.len() {
                     if !l.is_empty()
                         && (!needs_start || starts_word(hay, at))
@@ -1144,9 +1144,10 @@ mod tests {
             .unwrap();
         let dense: Vec<String> = set
             .filter
+            .fast()
             .anywhere_literals()
             .into_iter()
-            .map(|i| String::from_utf8_lossy(set.filter.literal(i)).into_owned())
+            .map(|i| String::from_utf8_lossy(set.filter.fast().literal(i)).into_owned())
             .collect();
         assert!(dense.is_empty(), "looked for at every offset: {dense:?}");
     }

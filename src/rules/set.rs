@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use super::compile::*;
-use super::prefilter::LiteralFilter;
+use super::reference::{Prefilter, PrefilterKind};
 use super::scan::*;
 use super::schema::Status;
 use crate::error::{Error, Result};
@@ -37,12 +37,12 @@ pub(crate) struct RuleSet {
     pub(super) rules: Vec<CompiledRule>,
     /// Every keyword and every derived prefix literal; literal `i` is used as
     /// `literal_uses.of(i)` says.
-    pub(super) filter: LiteralFilter,
+    pub(super) filter: Prefilter,
     /// The same literals but those only rules that need a long run of encoding bytes use (the
     /// numbering holds): the filter for a text known to have no such run, which support prose
     /// never has. `None` when no literal is left out. Credential anchors such as
     /// Twilio's `AC` and a hex digit found `account` and `access` in every other reply.
-    pub(super) filter_without_long_runs: Option<LiteralFilter>,
+    pub(super) filter_without_long_runs: Option<Prefilter>,
     pub(super) literal_uses: LiteralUses,
     /// Per rule, whether it is a candidate on every text (it has no keywords): where a scan's
     /// candidates start from, copied whole.
@@ -62,7 +62,16 @@ pub(crate) struct RuleSet {
 
 impl RuleSet {
     /// Builds the set, rejecting duplicate ids. Deprecated rules are kept for listing only.
+    #[cfg(test)]
     pub(crate) fn new(rules: Vec<CompiledRule>) -> Result<Self> {
+        Self::with_prefilter(rules, PrefilterKind::Fast)
+    }
+
+    /// [`RuleSet::new`] with the prefilter of `prefilter`'s kind.
+    pub(crate) fn with_prefilter(
+        rules: Vec<CompiledRule>,
+        prefilter: PrefilterKind,
+    ) -> Result<Self> {
         let mut seen: HashMap<&str, (&str, usize)> = HashMap::new();
         for r in &rules {
             if let Some((first_file, first_line)) =
@@ -156,7 +165,7 @@ impl RuleSet {
                     .any(|&entry| !rules[(entry & !KEYWORD_USE) as usize].needs_long_run())
             })
             .collect();
-        let filter = LiteralFilter::new(literals);
+        let filter = Prefilter::new(prefilter, literals);
         let filter_without_long_runs = short_text_literal
             .contains(&false)
             .then(|| filter.subset(|lit| short_text_literal[lit]));

@@ -8,5 +8,6 @@ mod credentials;
 mod draft_checks;
 mod fence;
 mod hostile;
+mod prefilter_differential;
 mod rules_files;
 mod screen;
