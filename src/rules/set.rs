@@ -89,7 +89,7 @@ impl RuleSet {
         // A literal with whether it is needed only at word starts (a keyword may occur
         // anywhere; an anchor literal as its anchor says).
         // One index per word-start flag, keyed by the literal, so a literal seen before is
-        // found without copying it (loading the rules looks up some 1,600).
+        // found without copying it (loading the embedded rules looks up many).
         let mut literal_index: [HashMap<Vec<u8>, usize>; 2] = Default::default();
         let mut literals: Vec<(Vec<u8>, bool)> = Vec::new();
         let mut use_of = |lit: &[u8], word_start: bool| -> usize {
