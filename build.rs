@@ -7,7 +7,7 @@
 //! - the NFAs of their patterns (see `src/rules/nfa_code.rs`), which a rule's lazy DFA is built
 //!   from without parsing or compiling the pattern;
 //! - the rule tables of each embedded file as static data (`builtin_specs.rs`), so a process
-//!   does not parse 250 KB of TOML (61% of the CLI's start-up instructions). A file this script
+//!   does not parse the embedded TOML (most of the CLI's start-up work). A file this script
 //!   cannot take apart exactly as the library's serde types would (an unknown key, a value of
 //!   an unexpected type) gets no table and is parsed at run time, which reports the problem.
 

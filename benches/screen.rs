@@ -180,10 +180,35 @@ fn benches(c: &mut Criterion) {
         creds.len()
     );
 
+    // The plain reference prefilter, for what the fast one saves: same answers first.
+    let reference = Screener::builder()
+        .prefilter(palisade::PrefilterKind::Reference)
+        .build()
+        .unwrap();
+    assert_eq!(
+        reference.screen(&ctx, DRAFT_DIRTY).unwrap().findings(),
+        dirty.findings()
+    );
+    assert!(
+        reference
+            .screen(&ctx, &prose)
+            .unwrap()
+            .findings()
+            .is_empty()
+    );
+
     let mut g = c.benchmark_group("screen_build");
     g.sample_size(10);
     g.bench_function("default_screener", |b| {
         b.iter(|| Screener::builder().build().unwrap())
+    });
+    g.bench_function("reference_prefilter_screener", |b| {
+        b.iter(|| {
+            Screener::builder()
+                .prefilter(palisade::PrefilterKind::Reference)
+                .build()
+                .unwrap()
+        })
     });
     g.finish();
 
@@ -208,6 +233,14 @@ fn benches(c: &mut Criterion) {
         })
     });
     let mut next = drafts.iter().cycle();
+    g.bench_function("palisade_reference_prefilter/1KiB_clean_varied", |b| {
+        b.iter(|| {
+            reference
+                .screen(&ctx, black_box(next.next().unwrap()))
+                .unwrap()
+        })
+    });
+    let mut next = drafts.iter().cycle();
     g.bench_function("naive_regex_list/1KiB_clean_varied", |b| {
         b.iter(|| naive.screen(black_box(next.next().unwrap())))
     });
@@ -225,6 +258,9 @@ fn benches(c: &mut Criterion) {
     g.throughput(Throughput::Bytes(prose.len() as u64));
     g.bench_function("palisade/all_default_rules_1MiB", |b| {
         b.iter(|| screener.screen(&ctx, black_box(&prose)).unwrap())
+    });
+    g.bench_function("palisade_reference_prefilter/all_default_rules_1MiB", |b| {
+        b.iter(|| reference.screen(&ctx, black_box(&prose)).unwrap())
     });
     g.bench_function(
         "palisade/all_default_rules_1MiB_one_paragraph_repeated",

@@ -4,7 +4,8 @@
 //! view.
 //!
 //! An Aho-Corasick automaton over a few thousand literals walks a transition table too large
-//! for the L1 cache and runs at about 200 MB/s here, even on text where no literal occurs. This
+//! for the L1 cache and runs several times slower than this filter (`docs/performance.md`), even
+//! on text where no literal occurs. This
 //! filter instead tests an offset against bitmaps of hashed prefixes (8 to 16 KiB each, so
 //! they stay in L1): first the *gate*, a word per hash of the first three bytes holding a bit
 //! per fourth byte, which turns most offsets away with one test (a literal of three bytes sets
@@ -136,16 +137,15 @@ type Bitmap = [u64; 1 << (BITS - 6)];
 /// What the probe loops of one [`Table`] look up, in one allocation: each bitmap at a fixed
 /// offset from one pointer, where boxes of their own took a register each or a reload from the
 /// stack per test. Empty, it is all zeros, and `Box::new` of it compiles to a zeroed allocation
-/// (a whole table built on the stack and moved into a box was copied, 40 KiB per table at every
-/// start-up).
+/// (a whole table built on the stack and moved into a box was copied at every start-up).
 #[derive(Debug)]
 struct Lookups {
     /// Per hash of the first three bytes ([`gate_word`]) of every literal of three bytes or
     /// more, a bit per fourth byte ([`gate_bit`]), or every bit for a literal of three bytes:
     /// one test turns most offsets away before the exact-length tables are looked at. By
     /// three bytes alone, every `your`, `you'll` and `young` went on to those tables for the
-    /// literals that begin `you `; by four, the gate lets through little more than half as
-    /// many offsets of prose (52,500 -> 29,500 per MiB).
+    /// literals that begin `you `; by four, the gate lets through about half as many offsets
+    /// of prose.
     gate: [u64; 1 << GATE_WORD_BITS],
     /// One bit per hash of a literal of exactly three bytes.
     bits3: Bitmap,
@@ -165,7 +165,7 @@ struct Lookups {
     gate_first: [bool; 256],
     /// [`Self::gate_first`] as words of all ones or none, OR-ed into the gate's word so one bit
     /// test answers for both. Both are set in one place; the exact-length test reads the bool
-    /// (testing the word there instead cost 0.3% on prose).
+    /// (testing the word there was slower on prose).
     gate_first_word: [u64; 256],
     /// One bit per folded pair of bytes that a two-byte literal starting with a letter or digit
     /// is (the embedded rules' `cf` and `fb`, looked for where a text has a long run of token
@@ -975,9 +975,9 @@ mod tests {
             glue in proptest::collection::vec("[a-z]{0,4}|[0-9 .:=_-]{0,3}|\n|é|—", 1..10),
         ) {
             let set = crate::screen::Screener::builder()
-                .build_rule_set(false, &|_| true)
+                .build_rule_set(false)
                 .unwrap();
-            let literals = &set.filter.literals;
+            let literals = &set.filter.fast().literals;
             let mut text = String::new();
             for (k, (pick, cut, upper)) in picks.iter().enumerate() {
                 let lit = &literals[pick % literals.len()];
@@ -987,12 +987,12 @@ mod tests {
             }
             let hay = text.as_bytes();
             let mut got = Vec::new();
-            set.filter
+            set.filter.fast()
                 .for_each_hit(hay, &mut Vec::new(), |lit, at| got.push((lit, at)));
             got.sort_unstable();
             let mut want = Vec::new();
             for (i, l) in literals.iter().enumerate() {
-                let needs_start = set.filter.from[i] == Some(0) && l[0].is_ascii_alphanumeric();
+                let needs_start = set.filter.fast().from[i] == Some(0) && l[0].is_ascii_alphanumeric();
                 for at in 0..hay.len() {
                     if !l.is_empty()
                         && (!needs_start || starts_word(hay, at))
@@ -1140,13 +1140,14 @@ mod tests {
     #[test]
     fn embedded_rules_need_no_every_offset_pass() {
         let set = crate::screen::Screener::builder()
-            .build_rule_set(false, &|_| true)
+            .build_rule_set(false)
             .unwrap();
         let dense: Vec<String> = set
             .filter
+            .fast()
             .anywhere_literals()
             .into_iter()
-            .map(|i| String::from_utf8_lossy(set.filter.literal(i)).into_owned())
+            .map(|i| String::from_utf8_lossy(set.filter.fast().literal(i)).into_owned())
             .collect();
         assert!(dense.is_empty(), "looked for at every offset: {dense:?}");
     }

@@ -1,10 +1,13 @@
 //! The one integration-test binary. Each concern has its own module.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod architecture;
+#[cfg(feature = "cli")]
 mod cli;
 mod credentials;
 mod draft_checks;
 mod fence;
 mod hostile;
+mod prefilter_differential;
 mod rules_files;
 mod screen;
