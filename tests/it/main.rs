@@ -1,6 +1,7 @@
 //! The one integration-test binary. Each concern has its own module.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod browser;
 mod cli;
 mod credentials;
 mod draft_checks;
