@@ -653,6 +653,12 @@ fn context_from(value: &Value) -> Result<Context, String> {
 }
 
 fn screen(args: ScreenArgs) -> Result<u8, Fail> {
+    if args.html_report.is_some() && !args.jsonl {
+        // clap lets `requires` pass when a conflicting argument (--ticket-id) is given.
+        return Err(Fail(
+            "--html-report needs --jsonl; for one draft use --format html".to_owned(),
+        ));
+    }
     let screener = if args.rules.is_empty() && args.input.max_input_bytes.is_none() {
         Screener::new()
     } else {

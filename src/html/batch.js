@@ -172,4 +172,5 @@
   next.addEventListener("click", function () { state.page++; render(); });
   filter();
   document.body.dataset.ready = "true";
+  document.body.dataset.readyMs = String(Math.round(performance.now()));
 })();

@@ -12,7 +12,7 @@ use crate::finding::{Finding, Kind, Severity};
 /// The batch page's script, and its SHA-256 (base64) for the Content-Security-Policy, which
 /// lets this script run and no other. A test recomputes the hash.
 const SCRIPT: &str = include_str!("batch.js");
-const SCRIPT_SHA256: &str = "rrncDjfxnPEZkOOoYu7ERlD3zuJFBdoxFFcx4Q4CO+c=";
+const SCRIPT_SHA256: &str = "H6eNfod0G2YoxKKG1QE3mATVqFALQnCAxEW8NO2pzLg=";
 
 /// One page for many drafts or tickets: totals per kind and severity, the blocked count, and
 /// a table (id, verdict, kinds) filterable by kind and verdict, each row expandable to the
@@ -326,18 +326,26 @@ impl BatchReport {
 /// `\u` escapes (no `</script>`, no `<!--`), and U+2028/U+2029 too. These characters only
 /// occur inside JSON strings, where the escapes mean the same characters.
 fn script_safe_json(items: &[Item]) -> String {
-    let json = serde_json::json!({ "items": items }).to_string();
-    let mut out = String::with_capacity(json.len() + json.len() / 32);
-    for c in json.chars() {
-        match c {
-            '<' => out.push_str("\\u003c"),
-            '>' => out.push_str("\\u003e"),
-            '&' => out.push_str("\\u0026"),
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
-            c => out.push(c),
-        }
+    #[derive(Serialize)]
+    struct Data<'a> {
+        items: &'a [Item],
     }
+    // Serialising plain structs cannot fail; an empty object is the safe fallback.
+    let json = serde_json::to_string(&Data { items }).unwrap_or_else(|_| "{}".to_owned());
+    let mut out = String::with_capacity(json.len() + json.len() / 32);
+    let mut last = 0;
+    for (i, c) in json.match_indices(['<', '>', '&', '\u{2028}', '\u{2029}']) {
+        out.push_str(&json[last..i]);
+        out.push_str(match c {
+            "<" => "\\u003c",
+            ">" => "\\u003e",
+            "&" => "\\u0026",
+            "\u{2028}" => "\\u2028",
+            _ => "\\u2029",
+        });
+        last = i + c.len();
+    }
+    out.push_str(&json[last..]);
     out
 }
 

@@ -176,6 +176,21 @@ fn draft_page_marks_every_finding_and_holds_no_secret() {
     keep_for_docs(&shot, "review-draft.png");
     let pdf = b.print_pdf("draft.pdf");
     assert!(pdf.starts_with(b"%PDF"));
+    b.emulate_print();
+    let print = b.run(
+        "const cols = getComputedStyle(document.querySelector('.cols')).gridTemplateColumns;
+         const mark = getComputedStyle(document.querySelector('pre.text mark.block'));
+         return {columns: cols.split(' ').length, underline: mark.borderBottomStyle,
+                 adjust: mark.printColorAdjust || mark.webkitPrintColorAdjust};",
+        json!([]),
+    );
+    assert_eq!(print["columns"], 1, "one column on paper: {print}");
+    assert_eq!(print["underline"], "solid", "{print}");
+    assert_eq!(
+        print["adjust"], "exact",
+        "marks keep their colour on paper: {print}"
+    );
+    b.screenshot("draft-print.png");
 }
 
 #[test]
@@ -247,9 +262,17 @@ fn fence_page_marks_markers_hidden_text_and_injections() {
     keep_for_docs(&shot, "review-fence.png");
 }
 
-/// JSON lines for `screen --jsonl`: every `blocked_every`-th draft is blocked, some hold the
-/// planted secret, one has a `<script>` id.
-fn batch_input(n: usize) -> String {
+/// A paragraph that brings a draft to a reply's usual length (about 700 bytes).
+const FILLER: &str = " Thank you for your patience while we looked into this. I have checked \
+    the order history and the notes from our warehouse team, and everything points to a delay \
+    at the carrier's regional hub rather than a problem with your parcel itself. Parcels held \
+    there are usually released once the backlog clears, and the tracking page updates as soon \
+    as the carrier scans it again. If anything changes on our side I will add a note to this \
+    ticket, and you can reply here at any time with questions. Kind regards, the support team.";
+
+/// JSON lines for `screen --jsonl`: 3 in 5 drafts are blocked, 1 in 5 holds the planted
+/// secret, one has a `<script>` id, and the last line is broken.
+fn batch_input(n: usize, filler: &str) -> String {
     let mut out = String::new();
     for i in 0..n {
         let text = match i % 5 {
@@ -264,6 +287,7 @@ fn batch_input(n: usize) -> String {
         } else {
             format!("draft-{i:05}")
         };
+        let text = text + filler;
         out.push_str(
             &json!({"id": id, "ticket_id": TICKET, "text": text, "max_words": 400}).to_string(),
         );
@@ -273,7 +297,7 @@ fn batch_input(n: usize) -> String {
     out
 }
 
-fn batch_page(n: usize, name: &str) -> (PathBuf, Vec<Value>) {
+fn batch_page(n: usize, filler: &str, name: &str) -> (PathBuf, Vec<Value>) {
     let report = artefacts().join(name);
     let (code, stdout) = palisade(
         &[
@@ -282,7 +306,7 @@ fn batch_page(n: usize, name: &str) -> (PathBuf, Vec<Value>) {
             "--html-report",
             report.to_str().unwrap(),
         ],
-        batch_input(n).as_bytes(),
+        batch_input(n, filler).as_bytes(),
     );
     assert_eq!(code, 2, "the broken line makes the run exit 2");
     let lines: Vec<Value> = String::from_utf8(stdout)
@@ -298,7 +322,7 @@ fn batch_page(n: usize, name: &str) -> (PathBuf, Vec<Value>) {
 
 #[test]
 fn batch_page_filters_by_verdict_and_kind_and_expands_a_draft() {
-    let (file, lines) = batch_page(400, "batch.html");
+    let (file, lines) = batch_page(400, "", "batch.html");
     let blocked = lines.iter().filter(|l| l["blocked"] == true).count();
     let with_email = lines
         .iter()
@@ -387,7 +411,7 @@ fn batch_page_filters_by_verdict_and_kind_and_expands_a_draft() {
 #[test]
 fn batch_page_stays_usable_at_ten_thousand_drafts() {
     let started = Instant::now();
-    let (file, lines) = batch_page(10_000, "batch-10000.html");
+    let (file, lines) = batch_page(10_000, FILLER, "batch-10000.html");
     let built = started.elapsed();
     let size = std::fs::metadata(&file).unwrap().len();
     let blocked = lines.iter().filter(|l| l["blocked"] == true).count();
@@ -401,7 +425,8 @@ fn batch_page_stays_usable_at_ten_thousand_drafts() {
         "const n = performance.getEntriesByType('navigation')[0];
          return {dcl: n.domContentLoadedEventEnd, load: n.loadEventEnd,
                  rows: document.querySelectorAll('#rows tr.item').length,
-                 ready: document.body.dataset.ready};",
+                 ready: document.body.dataset.ready, ready_ms: document.body.dataset.readyMs,
+                 heap: performance.memory ? performance.memory.usedJSHeapSize : null};",
         json!([]),
     );
     assert_eq!(timing["ready"], "true");
@@ -420,10 +445,20 @@ fn batch_page_stays_usable_at_ten_thousand_drafts() {
             .contains(&format!("of {blocked} matching")),
         "{count}"
     );
+    let clicked = Instant::now();
+    b.click("#next");
+    b.click("#rows tr.item button.expand");
+    let marks = b.run(
+        "return document.querySelectorAll('#rows tr.detail mark[data-rule]').length;",
+        json!([]),
+    );
+    let expand = clicked.elapsed();
+    assert!(marks.as_u64() > Some(0), "{marks}");
     eprintln!(
-        "batch page at 10,000 drafts: {size} bytes; CLI build {built:?} (debug build); \
-         Chromium: open {load:?}, DOMContentLoaded {} ms, load {} ms; filter click {filter:?}",
-        timing["dcl"], timing["load"]
+        "batch page at 10,000 drafts: {size} bytes; CLI run with --html-report {built:?} \
+         (test profile); Chromium: open {load:?}, DOMContentLoaded {} ms, load {} ms, script \
+         ready at {} ms, JS heap {} bytes; filter click {filter:?}; next page + expand {expand:?}",
+        timing["dcl"], timing["load"], timing["ready_ms"], timing["heap"]
     );
     // Generous: the machine is shared; a page that renders every row would take far longer.
     assert!(load.as_secs() < 30, "loading took {load:?}");

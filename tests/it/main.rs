@@ -7,5 +7,6 @@ mod credentials;
 mod draft_checks;
 mod fence;
 mod hostile;
+mod review_pages;
 mod rules_files;
 mod screen;

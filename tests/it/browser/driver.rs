@@ -226,6 +226,16 @@ impl Browser {
         path
     }
 
+    /// Renders the page with its print stylesheet (Chromium's DevTools command through
+    /// chromedriver), so a screenshot shows what paper gets.
+    pub(crate) fn emulate_print(&self) {
+        self.call(
+            "POST",
+            &self.session_path("/goog/cdp/execute"),
+            Some(json!({"cmd": "Emulation.setEmulatedMedia", "params": {"media": "print"}})),
+        );
+    }
+
     /// The page printed to PDF (A4, backgrounds on), saved under `target/browser-tests/`.
     pub(crate) fn print_pdf(&self, name: &str) -> Vec<u8> {
         let b64 = self.call(
