@@ -354,6 +354,12 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_batch_can_be_cloned_and_sent_between_threads() {
+        fn check<T: Clone + Send + Sync>() {}
+        check::<BatchReport>();
+    }
+
+    #[test]
     fn the_json_block_cannot_be_closed_from_inside() {
         let mut batch = BatchReport::new("t");
         let nasty = "</script><!-- <script>alert(1)</script> & \u{2028}\u{2029}";

@@ -40,12 +40,18 @@ pub(super) fn segment<'a>(text: &'a str, findings: &[Finding]) -> (Vec<Segment<'
                 && text.is_char_boundary(s.end)
         })
         .collect();
-    let regions = masked_regions(text, findings, &valid);
+    let regions = masked_regions(text, findings);
+    // Regions are sorted and disjoint: the one that may hold `at` is found by bisection, so a
+    // hostile text with thousands of credentials stays O(n log n).
+    let region_at = |at: usize| -> Option<&Region> {
+        let i = regions.partition_point(|r| r.end <= at);
+        regions.get(i).filter(|r| r.start <= at)
+    };
     let widen = |at: usize, to_end: bool| -> usize {
-        match regions.iter().find(|r| r.start < at && at < r.end) {
-            Some(r) if to_end => r.end,
-            Some(r) => r.start,
-            None => at,
+        match region_at(at) {
+            Some(r) if r.start < at && to_end => r.end,
+            Some(r) if r.start < at => r.start,
+            _ => at,
         }
     };
     // Effective spans: widened to whole masked regions.
@@ -99,7 +105,7 @@ pub(super) fn segment<'a>(text: &'a str, findings: &[Finding]) -> (Vec<Segment<'
             active.push(order[next]);
             next += 1;
         }
-        let pieces = match regions.iter().find(|r| r.start == a) {
+        let pieces = match region_at(a).filter(|r| r.start == a) {
             Some(r) => vec![Piece::Masked(r.previews.join("; "))],
             None => pieces_of(text, a, b, &badges),
         };
@@ -118,17 +124,30 @@ struct Region {
     previews: Vec<String>,
 }
 
-fn masked_regions(text: &str, findings: &[Finding], valid: &[bool]) -> Vec<Region> {
-    let mut creds: Vec<&Finding> = findings
+/// Credential spans merged where they overlap. A span in bounds but off a character boundary
+/// (not from this text, or a broken caller) is widened to whole characters and still masked:
+/// hiding too much is the safe mistake.
+fn masked_regions(text: &str, findings: &[Finding]) -> Vec<Region> {
+    let mut creds: Vec<(std::ops::Range<usize>, &Finding)> = findings
         .iter()
-        .zip(valid)
-        .filter(|(f, ok)| **ok && f.kind() == Kind::Credential && !f.span().is_empty())
-        .map(|(f, _)| f)
+        .filter(|f| f.kind() == Kind::Credential)
+        .filter_map(|f| {
+            let mut s = f.span();
+            if s.start >= s.end || s.end > text.len() {
+                return None;
+            }
+            while !text.is_char_boundary(s.start) {
+                s.start -= 1;
+            }
+            while !text.is_char_boundary(s.end) {
+                s.end += 1;
+            }
+            Some((s, f))
+        })
         .collect();
-    creds.sort_by_key(|f| (f.span().start, f.span().end));
+    creds.sort_by_key(|(s, _)| (s.start, s.end));
     let mut regions: Vec<Region> = Vec::new();
-    for f in creds {
-        let s = f.span();
+    for (s, f) in creds {
         let preview = preview(text, f);
         match regions.last_mut() {
             Some(r) if s.start < r.end => {
@@ -156,7 +175,9 @@ fn preview(text: &str, f: &Finding) -> String {
     {
         return m[i + 2..m.len() - 1].to_owned();
     }
-    let chars = text.get(f.span()).map_or(0, |s| s.chars().count());
+    let chars = text
+        .get(f.span())
+        .map_or(f.span().len(), |s| s.chars().count());
     format!("{chars} chars")
 }
 
@@ -261,6 +282,54 @@ mod tests {
             .collect()
     }
 
+    proptest::proptest! {
+        /// Whatever the findings, no character of a credential span is shown, every other
+        /// visible character is shown once and in order, and every valid finding is marked.
+        #[test]
+        fn credentials_vanish_and_everything_else_stays_in_order(
+            text in "[a-c\u{200B}é ]{0,40}",
+            spans in proptest::collection::vec((0usize..48, 0usize..48, proptest::bool::ANY), 0..6),
+        ) {
+            let fs: Vec<Finding> = spans
+                .iter()
+                .map(|&(a, b, cred)| {
+                    let kind = if cred { Kind::Credential } else { Kind::Email };
+                    f(kind, a.min(b)..a.max(b), "m")
+                })
+                .collect();
+            let (segs, marked) = segment(&text, &fs);
+            // A character is hidden when any in-bounds credential span touches one of its bytes.
+            let masked = |i: usize, c: char| {
+                fs.iter().any(|g| {
+                    let s = g.span();
+                    g.kind() == Kind::Credential
+                        && s.start < s.end
+                        && s.end <= text.len()
+                        && s.start < i + c.len_utf8()
+                        && i < s.end
+                })
+            };
+            let expected: String = text
+                .char_indices()
+                .filter(|&(i, c)| !masked(i, c) && c != '\u{200B}')
+                .map(|(_, c)| c)
+                .collect();
+            let shown: String = segs
+                .iter()
+                .flat_map(|s| &s.pieces)
+                .filter_map(|p| match p {
+                    Piece::Text(t) => Some(*t),
+                    _ => None,
+                })
+                .collect();
+            proptest::prop_assert_eq!(shown, expected);
+            for (n, ok) in marked.iter().enumerate() {
+                let has_mark = segs.iter().any(|s| s.findings.contains(&n));
+                proptest::prop_assert_eq!(*ok, has_mark, "finding {}", n);
+            }
+        }
+    }
+
     #[test]
     fn overlapping_findings_split_into_nested_segments() {
         let text = "abcdefghij";
@@ -300,6 +369,16 @@ mod tests {
                 (vec![], " end".to_owned()),
             ]
         );
+    }
+
+    #[test]
+    fn a_credential_span_off_a_character_boundary_is_still_masked() {
+        // 'é' is two bytes: 2..5 starts inside it.
+        let fs = [f(Kind::Credential, 2..5, "Remove it.")];
+        let (segs, marked) = segment("héllo", &fs);
+        assert_eq!(marked, vec![false]);
+        let shown: String = shown(&segs).into_iter().map(|(_, t)| t).collect();
+        assert_eq!(shown, "h[3 chars]o", "the whole 'é' is hidden with 'll'");
     }
 
     #[test]
