@@ -46,7 +46,7 @@ fn page_start(out: &mut String, title: &str, script_hash: Option<&str>) {
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
-         style-src 'unsafe-inline'; script-src {script_src}; img-src data:; \
+         style-src 'unsafe-inline'; script-src {script_src}; \
          base-uri 'none'; form-action 'none'\">\n\
          <meta name=\"generator\" content=\"palisade {}\">\n<title>",
         env!("CARGO_PKG_VERSION")

@@ -2,7 +2,7 @@
 //! screenshots kept under `target/browser-tests/` (copied to `docs/img/` when
 //! `PALISADE_DOC_SCREENSHOTS=1`).
 
-#![allow(clippy::print_stderr)] // a skipped browser test and the 10,000-draft figures say so on stderr
+#![allow(clippy::print_stderr)] // the 10,000-draft figures go to stderr (see --nocapture)
 
 mod driver;
 
