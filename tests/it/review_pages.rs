@@ -138,3 +138,17 @@ fn html_options_are_refused_where_they_mean_nothing() {
     let (code, _) = palisade(&["fence", "--label", "T", "--json", "--format", "html"], "");
     assert_eq!(code, 2);
 }
+
+/// The draft page's body, fixed by a snapshot: marks, nesting, masking, list and feedback.
+#[test]
+fn draft_page_body_shape() {
+    let draft = format!("Hi [Customer Name], key {SECRET}, mail 12345678901@example.org");
+    let (code, page) = palisade(
+        &["screen", "--ticket-id", TICKET, "--format", "html"],
+        &draft,
+    );
+    assert_eq!(code, 1);
+    let start = page.find("<main>").unwrap();
+    let end = page.find("</main>").unwrap() + "</main>".len();
+    insta::assert_snapshot!(&page[start..end]);
+}
