@@ -10,5 +10,8 @@ if [[ "${CI:-}" == "true" ]]; then
   export PROPTEST_RNG_SEED="${PROPTEST_RNG_SEED:-20261202}"
 fi
 
+echo "== browser for the review-page tests (Debian's chromium and chromium-driver)"
+bash scripts/install-browser.sh
+
 echo "== cargo test"
 cargo test

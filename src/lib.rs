@@ -85,6 +85,29 @@
 //! # Ok::<(), palisade::Error>(())
 //! ```
 //!
+//! # Show a reviewer what was found
+//!
+//! Self-contained HTML pages (no external resource, no secret: credential spans show their
+//! masked preview): [`Report::to_html`] for one draft, [`Fenced::to_html`] for a fenced
+//! ticket, [`BatchReport`] for thousands of either.
+//!
+//! ```
+//! use palisade::{BatchReport, Context, Screener};
+//!
+//! let screener = Screener::new();
+//! let ctx = Context::new("6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f")?;
+//! let draft = "Hi [Customer Name], thanks for waiting!";
+//! let report = screener.screen(&ctx, draft)?;
+//! let page = report.to_html(draft); // one page for the person approving this draft
+//! assert!(page.contains(r#"<mark class="block""#));
+//!
+//! let mut batch = BatchReport::new("Screened drafts");
+//! batch.push("draft-1", draft, report.findings());
+//! let batch_page = batch.to_html(); // totals, a filterable table, each draft expandable
+//! assert_eq!(batch.blocked(), 1);
+//! # Ok::<(), palisade::Error>(())
+//! ```
+//!
 //! # Untrusted input: the security model
 //!
 //! - Every byte of a ticket or draft may be written by an attacker (a customer, or a model a
@@ -117,6 +140,7 @@ mod detect;
 mod error;
 mod fence;
 mod finding;
+mod html;
 mod limit;
 mod normalize;
 mod rules;
@@ -127,6 +151,7 @@ pub use detect::{Detector, DetectorBuilder};
 pub use error::{Error, Result};
 pub use fence::{Cleaned, Fence, Fenced, SENTINELS};
 pub use finding::{CustomKind, Finding, Kind, Severity};
+pub use html::BatchReport;
 pub use limit::DEFAULT_MAX_INPUT_BYTES;
 pub use normalize::Normalized;
 pub use rules::{Builder, ExampleProblem, PrefilterKind, RuleInfo, Status};

@@ -14,6 +14,11 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 
+mod cli {
+    pub(crate) mod html;
+}
+use cli::html::{BatchSink, Format};
+
 #[derive(Parser)]
 #[command(
     name = "palisade",
@@ -41,6 +46,9 @@ enum Command {
         /// Print {"fenced": ..., "findings": [...]}.
         #[arg(long)]
         json: bool,
+        /// Output format; `html` prints a review page of the original text and the block.
+        #[arg(long, value_enum, conflicts_with = "json")]
+        format: Option<Format>,
         #[command(flatten)]
         input: InputOpts,
     },
@@ -49,6 +57,9 @@ enum Command {
         /// Read JSON lines {"id", "text"} and print one {"id", "findings"} per line.
         #[arg(long)]
         jsonl: bool,
+        /// With --jsonl: also write one HTML review page for the whole batch to FILE.
+        #[arg(long, value_name = "FILE", requires = "jsonl")]
+        html_report: Option<PathBuf>,
         #[command(flatten)]
         input: InputOpts,
     },
@@ -128,8 +139,14 @@ struct ScreenArgs {
     #[arg(long)]
     json: bool,
     /// Read JSON lines {"id", "ticket_id", "text", ...} and print one report per line.
-    #[arg(long, conflicts_with_all = ["ticket_id", "json"])]
+    #[arg(long, conflicts_with_all = ["ticket_id", "json", "format"])]
     jsonl: bool,
+    /// Output format; `html` prints a review page (same exit codes).
+    #[arg(long, value_enum, conflicts_with = "json")]
+    format: Option<Format>,
+    /// With --jsonl: also write one HTML review page for the whole batch to FILE.
+    #[arg(long, value_name = "FILE", requires = "jsonl")]
+    html_report: Option<PathBuf>,
     #[command(flatten)]
     input: InputOpts,
 }
@@ -161,6 +178,7 @@ fn run(cli: Cli) -> Result<u8, Fail> {
             nonce,
             random_nonce,
             json,
+            format,
             input,
         } => {
             let mut fence = Fence::new(&label)?;
@@ -172,7 +190,9 @@ fn run(cli: Cli) -> Result<u8, Fail> {
             let text = read_stdin(&input)?;
             let out = input.detector()?.fence(&fence, &text)?;
             let mut stdout = io::stdout().lock();
-            if json {
+            if format == Some(Format::Html) {
+                stdout.write_all(out.to_html(&text).as_bytes())?;
+            } else if json || format == Some(Format::Json) {
                 serde_json::to_writer(&mut stdout, &out)?;
                 writeln!(stdout)?;
             } else {
@@ -194,7 +214,11 @@ fn run(cli: Cli) -> Result<u8, Fail> {
             }
             Ok(0)
         }
-        Command::Scan { jsonl, input } => {
+        Command::Scan {
+            jsonl,
+            html_report,
+            input,
+        } => {
             let detector = input.detector()?;
             if jsonl {
                 let text = read_stdin(&input)?;
@@ -202,6 +226,7 @@ fn run(cli: Cli) -> Result<u8, Fail> {
                     &text,
                     |line| scan_line_fast(&detector, line),
                     |value| scan_line(&detector, value),
+                    html_report.map(|p| BatchSink::new(p, "Scanned tickets")),
                 );
             }
             let text = read_stdin(&input)?;
@@ -384,6 +409,7 @@ fn run_jsonl(
     input: &str,
     fast: impl Fn(&str) -> Option<(String, bool)> + Sync,
     handle: impl Fn(&Value) -> Result<(String, bool), String> + Sync,
+    mut report: Option<BatchSink>,
 ) -> Result<u8, Fail> {
     let lines: Vec<&str> = if input.is_empty() {
         Vec::new()
@@ -457,7 +483,10 @@ fn run_jsonl(
                 .map(|(i, l)| process(base + i, l))
                 .collect()
         };
-        for o in outcomes {
+        for (i, o) in outcomes.into_iter().enumerate() {
+            if let Some(sink) = report.as_mut() {
+                sink.add(base + i + 1, batch.get(i).copied().unwrap_or(""), &o.json);
+            }
             any_error |= o.error;
             any_blocked |= o.blocked;
             stdout.write_all(o.json.as_bytes())?;
@@ -465,6 +494,9 @@ fn run_jsonl(
         }
     }
     stdout.flush()?;
+    if let Some(sink) = report {
+        sink.finish().map_err(Fail)?;
+    }
     Ok(if any_error {
         2
     } else if any_blocked {
@@ -621,6 +653,12 @@ fn context_from(value: &Value) -> Result<Context, String> {
 }
 
 fn screen(args: ScreenArgs) -> Result<u8, Fail> {
+    if args.html_report.is_some() && !args.jsonl {
+        // clap lets `requires` pass when a conflicting argument (--ticket-id) is given.
+        return Err(Fail(
+            "--html-report needs --jsonl; for one draft use --format html".to_owned(),
+        ));
+    }
     let screener = if args.rules.is_empty() && args.input.max_input_bytes.is_none() {
         Screener::new()
     } else {
@@ -648,6 +686,8 @@ fn screen(args: ScreenArgs) -> Result<u8, Fail> {
                 .map_err(|e| e.to_string())?;
                 Ok((json, report.is_blocked()))
             },
+            args.html_report
+                .map(|p| BatchSink::new(p, "Screened drafts")),
         );
     }
     let ticket = args.ticket_id.unwrap_or_default();
@@ -665,7 +705,9 @@ fn screen(args: ScreenArgs) -> Result<u8, Fail> {
     }
     let report = screener.screen(&ctx, &text)?;
     let mut stdout = BufWriter::new(io::stdout().lock());
-    if args.json {
+    if args.format == Some(Format::Html) {
+        stdout.write_all(report.to_html(&text).as_bytes())?;
+    } else if args.json || args.format == Some(Format::Json) {
         serde_json::to_writer(&mut stdout, &report)?;
         writeln!(stdout)?;
     } else {

@@ -3,11 +3,15 @@
 
 mod architecture;
 #[cfg(feature = "cli")]
+mod browser;
+#[cfg(feature = "cli")]
 mod cli;
 mod credentials;
 mod draft_checks;
 mod fence;
 mod hostile;
 mod prefilter_differential;
+#[cfg(feature = "cli")]
+mod review_pages;
 mod rules_files;
 mod screen;
