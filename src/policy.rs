@@ -150,7 +150,8 @@ struct FencePolicy {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Policy {
-    /// The file it was read from, if any.
+    /// The file it was read from, if any (shown beside the policy, not in it).
+    #[serde(skip)]
     file: Option<PathBuf>,
     screen: ScreenPolicy,
     scan: ScanPolicy,
@@ -267,6 +268,17 @@ impl Policy {
                 })
                 .collect()
         };
+        // A rule file that cannot be found is named by the line that lists it.
+        for (table, list) in [("screen", &raw.screen.rules), ("scan", &raw.scan.rules)] {
+            for (given, path) in list.iter().zip(resolve(list)) {
+                if !path.is_file() {
+                    return Err(at(
+                        given.span().start,
+                        format!("{table}.rules: no rule file at {}", path.display()),
+                    ));
+                }
+            }
+        }
         let mut policy = Policy::default();
         let s = &raw.screen;
         if let Some(n) = s.max_words {
@@ -286,7 +298,10 @@ impl Policy {
                 } else {
                     Context::without_ticket().allow_id(v.get_ref()).map(drop)
                 };
-                checked.map_err(|e| at(v.span().start, format!("screen.{key}: {e}")))?;
+                checked.map_err(|e| match e {
+                    Error::InvalidSetting { .. } => at(v.span().start, format!("screen.{e}")),
+                    _ => at(v.span().start, format!("screen.{key}: {e}")),
+                })?;
             }
         }
         policy.screen.allow_numbers = s
@@ -319,7 +334,13 @@ impl Policy {
         // the input-side rules too), with the policy's rule files loaded.
         if !raw.severity.is_empty() {
             let mut builder = Screener::builder();
-            for f in policy.screen.rules.iter().chain(&policy.scan.rules) {
+            let mut files: Vec<&PathBuf> = policy.screen.rules.iter().collect();
+            for f in &policy.scan.rules {
+                if !files.contains(&f) {
+                    files.push(f);
+                }
+            }
+            for f in files {
                 builder = builder.rules_file(f);
             }
             let screener = builder.build()?;
@@ -394,12 +415,13 @@ impl Policy {
         for f in &self.screen.rules {
             b = b.rules_file(f);
         }
-        b = apply_levels(
-            b,
-            self.severities(),
-            |b, n| b.disable(n),
-            |b, n, s| b.severity(n, s),
-        );
+        for (name, level) in self.severities() {
+            b = match level {
+                Level::Off => b.disable(name),
+                Level::Block => b.severity(name, Severity::Block),
+                Level::Notice => b.severity(name, Severity::Notice),
+            };
+        }
         if let Some(p) = &self.screen.foreign_id_pattern {
             b = b.foreign_id_pattern(p);
         }
@@ -409,8 +431,9 @@ impl Policy {
         b
     }
 
-    /// A detector builder with the `[scan]` rule files and input limit, and the severities
-    /// that name input-side rules (injection, fence markers, hidden text).
+    /// A detector builder with the `[scan]` rule files and input limit, and the `off`
+    /// entries that name input-side rules (injection, fence markers, hidden text); detection
+    /// records notices only, so other levels do not apply to it.
     ///
     /// ```
     /// let p = palisade::Policy::from_toml("[severity]\n\"draft.promise\" = \"off\"\n")?;
@@ -424,18 +447,12 @@ impl Policy {
         }
         // Only names of input-side rules reach the detector; the screener holds the rest.
         let input_side = crate::Detector::new();
-        let mut names: Vec<(&str, Level)> = Vec::new();
+        // Detection records notices only, so `off` is the one level that changes it.
         for (name, level) in self.severities() {
-            if input_side.has_rule_or_kind(name) {
-                names.push((name, level));
+            if level == Level::Off && input_side.has_rule_or_kind(name) {
+                b = b.disable(name);
             }
         }
-        b = apply_levels(
-            b,
-            names.into_iter(),
-            |b, n| b.disable(n),
-            |b, n, s| b.severity(n, s),
-        );
         if let Some(n) = self.scan.max_input_bytes {
             b = b.max_input_bytes(n);
         }
@@ -509,23 +526,6 @@ impl Policy {
         })
         .unwrap_or_default()
     }
-}
-
-/// Applies `(name, level)` entries: `off` disables, the others set the severity.
-fn apply_levels<'a, B>(
-    mut b: B,
-    entries: impl Iterator<Item = (&'a str, Level)>,
-    disable: impl Fn(B, &str) -> B,
-    severity: impl Fn(B, &str, Severity) -> B,
-) -> B {
-    for (name, level) in entries {
-        b = match level {
-            Level::Off => disable(b, name),
-            Level::Block => severity(b, name, Severity::Block),
-            Level::Notice => severity(b, name, Severity::Notice),
-        };
-    }
-    b
 }
 
 #[cfg(test)]

@@ -319,7 +319,7 @@ impl Context {
         self.max_words
     }
 
-    fn from_ticket(&self) -> Option<&TicketText> {
+    fn usable_ticket(&self) -> Option<&TicketText> {
         self.ticket.as_deref().filter(|_| self.allow_from_ticket)
     }
 
@@ -340,7 +340,7 @@ impl Context {
             .chain(&self.allowed_ids)
             .any(|i| i.uuid == Some(id));
         listed
-            || self.from_ticket().is_some_and(|t| {
+            || self.usable_ticket().is_some_and(|t| {
                 let mut buf = Uuid::encode_buffer();
                 t.has_token(id.hyphenated().encode_lower(&mut buf), b"-_")
                     || t.has_token(id.simple().encode_lower(&mut buf), b"-_")
@@ -368,7 +368,7 @@ impl Context {
             .chain(&self.allowed_ids)
             .any(|i| i.key == key)
             || self
-                .from_ticket()
+                .usable_ticket()
                 .is_some_and(|t| t.has_token(&id.to_ascii_lowercase(), b"_"))
     }
 
@@ -397,7 +397,7 @@ impl Context {
         });
         listed
             || self
-                .from_ticket()
+                .usable_ticket()
                 .is_some_and(|t| t.has_token(&address, b"._%+-@"))
     }
 
@@ -417,14 +417,14 @@ impl Context {
         self.allowed_numbers.iter().any(|n| n == digits)
             || (!sensitive
                 && self
-                    .from_ticket()
+                    .usable_ticket()
                     .is_some_and(|t| t.numbers.iter().any(|n| n.contains(digits))))
     }
 
     /// Whether [`number_allowed`](Self::number_allowed) can say yes to anything: the long
     /// number check skips its per-number work otherwise.
     pub(crate) fn allows_numbers(&self) -> bool {
-        !self.allowed_numbers.is_empty() || self.from_ticket().is_some()
+        !self.allowed_numbers.is_empty() || self.usable_ticket().is_some()
     }
 
     /// The context rule examples run with (documented in `rules/README.md`).
