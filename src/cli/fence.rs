@@ -55,7 +55,8 @@ pub(crate) fn run(args: Args, policy: &Policy) -> Outcome {
     } else if args.random_nonce {
         fence = fence.with_random_nonce()?;
     }
-    let detector = super::scan::detector(policy, None, &args.rules.files, &args.input)?;
+    let detector =
+        super::config::detector(policy, &args.rules.files, None, args.input.max_input_bytes)?;
     let text = args.input.read_stdin()?;
     let out = detector.fence(&fence, &text)?;
     let mut stdout = io::stdout().lock();

@@ -42,7 +42,59 @@ pub struct Context {
     allowed_numbers: Vec<String>,
     ticket: Option<Arc<TicketText>>,
     allow_from_ticket: bool,
+    foreign_ids: Option<IdPattern>,
     max_words: usize,
+}
+
+/// What other tickets' ids look like (`#\d{5,}`, `ORD-\d+`): a regex compiled once and shared
+/// by every context of a deployment (a clone is one atomic increment).
+///
+/// ```
+/// let pattern = palisade::IdPattern::new(r"#\d{5,}")?;
+/// assert_eq!(pattern.as_str(), r"#\d{5,}");
+/// assert!(palisade::IdPattern::new("(").is_err());
+/// assert!(palisade::IdPattern::new("x*").is_err()); // matches the empty string
+/// # Ok::<(), palisade::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct IdPattern(Arc<regex::Regex>);
+
+impl PartialEq for IdPattern {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for IdPattern {}
+
+impl IdPattern {
+    /// Compiles the pattern, with the size limits user rules get. A bad regex, or one that
+    /// matches the empty string, is an error naming the setting `foreign_id_pattern`.
+    pub fn new(pattern: &str) -> Result<Self> {
+        let bad = |reason: String| Error::InvalidSetting {
+            setting: "foreign_id_pattern".to_owned(),
+            reason,
+        };
+        let regex = regex::RegexBuilder::new(pattern)
+            .size_limit(1 << 20)
+            .dfa_size_limit(1 << 20)
+            .build()
+            .map_err(|e| bad(e.to_string()))?;
+        if regex.is_match("") {
+            return Err(bad("matches the empty string".to_owned()));
+        }
+        Ok(IdPattern(Arc::new(regex)))
+    }
+
+    /// The pattern as written.
+    ///
+    /// ```
+    /// assert_eq!(palisade::IdPattern::new("ORD-[0-9]+")?.as_str(), "ORD-[0-9]+");
+    /// # Ok::<(), palisade::Error>(())
+    /// ```
+    pub fn as_str(&self) -> &str {
+        self.0.as_str()
+    }
 }
 
 impl std::fmt::Debug for Context {
@@ -59,6 +111,10 @@ impl std::fmt::Debug for Context {
                 &self.ticket.as_ref().map(|t| t.lower.len()),
             )
             .field("allow_from_ticket", &self.allow_from_ticket)
+            .field(
+                "foreign_ids",
+                &self.foreign_ids.as_ref().map(IdPattern::as_str),
+            )
             .field("max_words", &self.max_words)
             .finish()
     }
@@ -188,6 +244,7 @@ impl Context {
             allowed_numbers: Vec::new(),
             ticket: None,
             allow_from_ticket: true,
+            foreign_ids: None,
             max_words: DEFAULT_MAX_WORDS,
         }
     }
@@ -276,6 +333,30 @@ impl Context {
     pub fn allow_from_ticket(mut self, allow: bool) -> Self {
         self.allow_from_ticket = allow;
         self
+    }
+
+    /// Other tickets' ids, besides UUIDs: a match of `pattern` in the draft that is not this
+    /// ticket's id, an allowed id or an id the customer wrote in the ticket is reported as a
+    /// foreign id, under the screener's `foreign_id` rule (its severity and message; nothing
+    /// when that rule is off).
+    ///
+    /// ```
+    /// use palisade::{Context, IdPattern, Kind, Screener};
+    /// let ours = IdPattern::new(r"#\d{5,}")?;
+    /// let ctx = Context::new("#48213")?.foreign_ids(&ours);
+    /// let report = Screener::new().screen(&ctx, "Your ticket #48213 is linked to #55120.")?;
+    /// assert_eq!(report.findings().len(), 1);
+    /// assert_eq!(report.findings()[0].kind(), Kind::ForeignId);
+    /// # Ok::<(), palisade::Error>(())
+    /// ```
+    pub fn foreign_ids(mut self, pattern: &IdPattern) -> Self {
+        self.foreign_ids = Some(pattern.clone());
+        self
+    }
+
+    /// The compiled foreign-id pattern, for the screener.
+    pub(crate) fn foreign_pattern(&self) -> Option<&regex::Regex> {
+        self.foreign_ids.as_ref().map(|p| &*p.0)
     }
 
     /// Sets the word limit (default [`DEFAULT_MAX_WORDS`]).
@@ -483,10 +564,8 @@ mod tests {
                       card 4111 1111 1111 1111, IBAN DE89 3704 0044 0532 0130 00, \
                       linked 0b5a3c2e-9d8f-4e7a-b6c5-d4e3f2a1b0c9 and #55120.";
         let ctx = Context::new("#48213").unwrap().ticket_text(ticket);
-        let screener = crate::Screener::builder()
-            .foreign_id_pattern(r"#\d{5}")
-            .build()
-            .unwrap();
+        let ctx = ctx.foreign_ids(&IdPattern::new(r"#\d{5}").unwrap());
+        let screener = crate::Screener::new();
         let quiet = "Order 55012377 on account 842290456173 for jane@example.org \
                      (0B5A3C2E-9D8F-4E7A-B6C5-D4E3F2A1B0C9, #55120, #48213).";
         let report = screener.screen(&ctx, quiet).unwrap();
