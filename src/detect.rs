@@ -90,7 +90,7 @@ impl Detector {
     /// assert!(d.rules().any(|r| r.id == "injection.ignore-previous-instructions"));
     /// assert!(!d.rules().any(|r| r.id.starts_with("draft.")));
     /// ```
-    pub fn rules(&self) -> impl Iterator<Item = &crate::RuleInfo> {
+    pub fn rules(&self) -> impl Iterator<Item = &crate::rules::RuleInfo> {
         self.inner.rules.rules().iter().map(|r| &r.info)
     }
 

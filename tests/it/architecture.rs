@@ -63,10 +63,12 @@ const LAYERS: &[(&str, u8)] = &[
     ("fence", 4),
     ("detect", 5),
     ("screen", 5),
+    // A deployment's policy, applied to the clients' builders.
+    ("policy", 6),
     // The facade and the binary.
-    ("lib", 6),
-    ("main", 7),
-    ("cli", 7),
+    ("lib", 7),
+    ("main", 8),
+    ("cli", 8),
 ];
 
 /// Imports that point the wrong way today, each to be removed by the change named beside it.
