@@ -391,9 +391,14 @@ fn progress_bar(opts: &StreamOpts) -> Option<indicatif::ProgressBar> {
     }
     let bar = indicatif::ProgressBar::new_spinner();
     if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{spinner} {human_pos} lines, {per_sec}")
+        indicatif::ProgressStyle::with_template("{spinner} {human_pos} lines, {rate} lines/s")
     {
-        bar.set_style(style);
+        bar.set_style(style.with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0}", state.per_sec());
+            },
+        ));
     }
     Some(bar)
 }
