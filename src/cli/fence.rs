@@ -46,7 +46,12 @@ pub(crate) fn run(args: Args, policy: &Policy) -> Outcome {
     if let Some(s) = &args.source {
         fence = Fence::new(&args.label)?
             .with_source(s)
-            .map_err(|e| Fail::new(format!("--{e}")))?;
+            .map_err(|e| match e {
+                palisade::Error::InvalidSetting { reason, .. } => {
+                    Fail::new(format!("--source: {reason}"))
+                }
+                other => other.into(),
+            })?;
     }
     if let Some(n) = &args.nonce {
         fence = fence
