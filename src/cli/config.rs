@@ -192,16 +192,14 @@ pub(crate) fn detector(
 
 /// A build error from the knobs names the flag that caused it.
 pub(crate) fn build_error(e: palisade::Error) -> Fail {
-    let s = e.to_string();
-    // The policy's own rule files were checked when it was read: a missing one is a flag's.
-    let flag = if matches!(e, palisade::Error::RuleFileRead { .. }) {
-        "--rules: "
-    } else if s.contains("in severity") {
-        "--severity: "
-    } else if s.contains("in disable") {
-        "--disable (or --severity RULE=off): "
-    } else {
-        ""
+    use palisade::Error;
+    // The policy's own rule files and names were checked when it was read: these are a flag's.
+    let flag = match &e {
+        Error::RuleFileRead { .. } => "--rules: ",
+        Error::UnknownRule { setting, .. } if *setting == "severity" => "--severity: ",
+        Error::UnknownRule { .. } => "--disable (or --severity RULE=off): ",
+        _ => "",
     };
+    let s = e.to_string();
     Fail::new(format!("{flag}{s}"))
 }
