@@ -83,6 +83,17 @@ impl Detector {
         Builder::default()
     }
 
+    /// Every loaded rule: the input-side rules (injection, fence markers, hidden text).
+    ///
+    /// ```
+    /// let d = palisade::Detector::new();
+    /// assert!(d.rules().any(|r| r.id == "injection.ignore-previous-instructions"));
+    /// assert!(!d.rules().any(|r| r.id.starts_with("draft.")));
+    /// ```
+    pub fn rules(&self) -> impl Iterator<Item = &crate::rules::RuleInfo> {
+        self.inner.rules.rules().iter().map(|r| &r.info)
+    }
+
     fn limited<'t>(&self, text: &'t str) -> Result<(&'t str, Option<Finding>)> {
         self.inner.limit.apply(text, Severity::Notice)
     }

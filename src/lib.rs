@@ -143,6 +143,7 @@ mod finding;
 mod html;
 mod limit;
 mod normalize;
+mod policy;
 mod rules;
 mod screen;
 
@@ -154,9 +155,10 @@ pub use finding::{CustomKind, Finding, Kind, Severity};
 pub use html::BatchReport;
 pub use limit::DEFAULT_MAX_INPUT_BYTES;
 pub use normalize::Normalized;
+pub use policy::{Level, Policy};
 pub use rules::{Builder, ExampleProblem, PrefilterKind, RuleInfo, Status};
 pub use screen::context_defaults::DEFAULT_MAX_WORDS;
-pub use screen::{Context, Report, Screener, ScreenerBuilder};
+pub use screen::{Context, IdPattern, Report, Screener, ScreenerBuilder};
 
 /// The README's code blocks run as doctests.
 #[doc = include_str!("../README.md")]

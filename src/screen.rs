@@ -17,7 +17,7 @@ use crate::limit::InputLimit;
 use crate::normalize::Normalized;
 use crate::rules::{Builder, Profile, RuleInfo, RuleSet, tidy};
 
-pub use context::Context;
+pub use context::{Context, IdPattern};
 pub use report::Report;
 
 /// The compiled draft screener: build once, screen many drafts, from any thread.
@@ -123,8 +123,42 @@ impl Screener {
             findings.extend(hidden_text_findings(draft).into_iter().map(|h| h.finding));
         }
         self.scan_decoded(&view, long_run, &mut findings);
+        if let Some(pattern) = ctx.foreign_pattern() {
+            self.scan_foreign_ids(&view, ctx, pattern, &mut findings);
+        }
         findings.extend(truncated);
-        Ok(Report::new(tidy(findings)))
+        Ok(Report::new(tidy(findings), draft))
+    }
+
+    /// Reports the matches of the context's foreign-id pattern that it does not allow, under
+    /// the first rule of kind `foreign_id` (its severity and message; none when it is off).
+    fn scan_foreign_ids(
+        &self,
+        view: &Normalized<'_>,
+        ctx: &Context,
+        pattern: &regex::Regex,
+        findings: &mut Vec<Finding>,
+    ) {
+        let Some(rule) = self
+            .inner
+            .rules
+            .rules()
+            .iter()
+            .find(|r| r.info.kind == Kind::ForeignId)
+        else {
+            return;
+        };
+        for m in pattern.find_iter(view.as_str()) {
+            if !ctx.id_text_allowed(m.as_str()) {
+                findings.push(Finding::new(
+                    rule.info.id.clone(),
+                    Kind::ForeignId,
+                    rule.info.severity,
+                    view.to_original(m.range()),
+                    format!("{} (matches the foreign-id pattern)", rule.message),
+                ));
+            }
+        }
     }
 
     /// Runs the credential rules over base64, hex and percent-encoded runs (bounded; see

@@ -1,21 +1,63 @@
 //! `--format html` and `--html-report FILE`: the review pages from the command line.
 
 use std::borrow::Cow;
+use std::io;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use palisade::{BatchReport, Finding};
 use serde::Deserialize;
 use serde_json::Value;
 
-/// How `screen` and `fence` print their result.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
-pub(crate) enum Format {
-    /// Lines for a terminal (the default).
-    Text,
-    /// One JSON object, as `--json`.
-    Json,
-    /// A self-contained HTML page for a reviewer.
-    Html,
+use super::jsonl::{self, Handler, Settings};
+use super::{Fail, Outcome};
+
+/// `--html-report FILE` for the `--jsonl` modes.
+#[derive(clap::Args)]
+pub(crate) struct ReportOpts {
+    /// With --jsonl: also write one HTML review page for the whole batch to FILE (stdout is
+    /// unchanged).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) html_report: Option<PathBuf>,
+}
+
+impl ReportOpts {
+    /// `--html-report` reads a batch: without `--jsonl` it is a usage error, not ignored.
+    pub(crate) fn check(&self, jsonl: bool) -> Result<(), Fail> {
+        if self.html_report.is_some() && !jsonl {
+            return Err(Fail::new(
+                "--html-report needs --jsonl; for one text use --format html",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Runs a `--jsonl` batch, writing the batch page to `--html-report` when it is given.
+pub(crate) fn run_jsonl(
+    report: ReportOpts,
+    title: &str,
+    settings: &Settings<'_>,
+    handle: Arc<Handler>,
+) -> Outcome {
+    let Some(path) = report.html_report else {
+        return jsonl::run(
+            settings.opts,
+            settings.lossy,
+            settings.max_input_bytes,
+            handle,
+        );
+    };
+    let mut sink = BatchSink::new(path, title);
+    let code = jsonl::run_with(
+        Box::new(io::stdin()),
+        &mut io::stdout().lock(),
+        settings,
+        handle,
+        Some(&mut |n, input, output| sink.add(n, input, output)),
+    )?;
+    sink.finish().map_err(Fail::new)?;
+    Ok(code)
 }
 
 /// Collects a `--jsonl` run into one batch page, written when the run ends.

@@ -116,13 +116,16 @@ mod tests {
 
     #[test]
     fn an_unmarkable_finding_is_still_listed() {
-        let report = crate::screen::Report::new(vec![Finding::new(
-            "x.y",
-            Kind::Email,
-            Severity::Block,
-            5..50,
-            "m",
-        )]);
+        let report = crate::screen::Report::new(
+            vec![Finding::new(
+                "x.y",
+                Kind::Email,
+                Severity::Block,
+                5..50,
+                "m",
+            )],
+            "short",
+        );
         let page = report.to_html("short");
         assert!(page.contains("not in the text shown"));
         assert!(!page.contains("<mark class=\"block\" id="));

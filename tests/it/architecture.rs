@@ -63,8 +63,9 @@ const LAYERS: &[(&str, u8)] = &[
     ("fence", 4),
     ("detect", 5),
     ("screen", 5),
-    // Built on the clients: review pages, the policy file, the tool-call gate.
+    // Built on the clients: review pages, a deployment's policy, the tool-call gate.
     ("html", 6),
+    ("policy", 6),
     // The facade and the binary.
     ("lib", 7),
     ("main", 8),

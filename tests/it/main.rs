@@ -6,6 +6,8 @@ mod architecture;
 mod browser;
 #[cfg(feature = "cli")]
 mod cli;
+mod cli_jsonl;
+mod cli_policy;
 mod credentials;
 mod draft_checks;
 mod fence;
