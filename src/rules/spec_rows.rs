@@ -14,7 +14,8 @@ use std::fmt::Write as _;
 pub(crate) fn file_rows(source: &str) -> Option<String> {
     type Document = std::collections::BTreeMap<String, Vec<toml::Spanned<toml::Table>>>;
     let doc: Document = toml::from_str(source).ok()?;
-    if doc.keys().any(|k| k != "rule") {
+    // `[[words]]` tables are read from the TOML by the library (they are few and small).
+    if doc.keys().any(|k| k != "rule" && k != "words") {
         return None;
     }
     let mut out = String::new();

@@ -16,7 +16,9 @@ use crate::normalize::Normalized;
 use crate::screen::Context;
 
 fn draft_checks() -> Checks {
-    crate::screen::checks::registry()
+    crate::screen::checks::registry(&crate::rules::builtin_vocabulary(&[
+        "rules/draft-words.toml",
+    ]))
 }
 
 /// A rule file's rules, compiled with the draft checks; panics on any problem.
@@ -38,7 +40,12 @@ fn embedded_patterns() -> Vec<(&'static str, String)> {
     let mut out = Vec::new();
     for (file, source) in BUILTIN_RULE_FILES {
         let table: toml::Table = toml::from_str(source).unwrap();
-        for rule in table["rule"].as_array().unwrap() {
+        for rule in table
+            .get("rule")
+            .and_then(|r| r.as_array())
+            .into_iter()
+            .flatten()
+        {
             if let Some(p) = rule.get("pattern").and_then(|p| p.as_str()) {
                 out.push((*file, p.to_owned()));
             }

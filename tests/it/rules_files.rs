@@ -271,3 +271,49 @@ fn replaces_swaps_an_embedded_rule() {
         "{err}"
     );
 }
+
+/// A user's `[[words]]` table extends a check's word list, and carries examples that are run
+/// like a rule's; a list the check does not read is an error naming file, line and list.
+#[test]
+fn word_lists_are_data_a_user_file_extends() {
+    let ctx = palisade::Context::new("6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f").unwrap();
+    let draft = "Here is the blurb:\nHi Sam, your refund is on its way.";
+    let intro = |s: &Screener| {
+        s.screen(&ctx, draft)
+            .unwrap()
+            .findings()
+            .iter()
+            .any(|f| f.rule() == "draft.intro-line")
+    };
+    assert!(!intro(&Screener::new()));
+    let words = "[[words]]\ncheck = \"intro_line\"\nlist = \"strong\"\nwords = [\"blurb\"]\n\
+                 examples = [\"Here is the blurb:\"]\nnegative_examples = [\"The blurb is long.\"]\n";
+    let extended = Screener::builder()
+        .rules_toml("words.toml", words)
+        .build()
+        .unwrap();
+    assert!(intro(&extended));
+    // An example the words do not make the check flag is a problem of that table.
+    let failing = words.replace("Here is the blurb:", "Here is the weather.");
+    let problems = Screener::builder()
+        .rules_toml("words.toml", failing)
+        .check_rules();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0]
+            .to_string()
+            .starts_with("words.toml:1: rule words intro_line.strong: example is not flagged"),
+        "{}",
+        problems[0]
+    );
+    let unknown = words.replace("list = \"strong\"", "list = \"colours\"");
+    let err = Screener::builder()
+        .rules_toml("words.toml", unknown)
+        .build()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("words.toml:1: rule words intro_line.colours: check `intro_line` has no word list `colours`"),
+        "{err}"
+    );
+}
