@@ -384,23 +384,31 @@ impl<T> Builder<T> {
     /// The rule set of `all` after the settings, with every problem added to `problems`
     /// (a second rule of an id is left out, so the rest can still be checked).
     fn assemble(&self, mut all: Vec<CompiledRule>, problems: &mut Vec<Error>) -> Result<RuleSet> {
-        let mut first: HashMap<String, (String, usize)> = HashMap::new();
-        all.retain(|r| match first.get(&r.info.id) {
-            Some((first_file, first_line)) => {
-                problems.push(Error::DuplicateRule {
-                    file: r.info.file.clone(),
-                    line: r.info.line,
-                    rule: r.info.id.clone(),
-                    first_file: first_file.clone(),
-                    first_line: *first_line,
-                });
-                false
+        // The second and later rules of an id, each with the index of the first.
+        let mut first: HashMap<&str, usize> = HashMap::with_capacity(all.len());
+        let mut later = Vec::new();
+        for (i, r) in all.iter().enumerate() {
+            if let Some(&f) = first.get(r.info.id.as_str()) {
+                later.push((i, f));
+            } else {
+                first.insert(&r.info.id, i);
             }
-            None => {
-                first.insert(r.info.id.clone(), (r.info.file.clone(), r.info.line));
-                true
-            }
-        });
+        }
+        drop(first);
+        for &(i, f) in later.iter().rev() {
+            let (first_file, first_line) = (all[f].info.file.clone(), all[f].info.line);
+            let r = all.remove(i);
+            problems.push(Error::DuplicateRule {
+                file: r.info.file,
+                line: r.info.line,
+                rule: r.info.id,
+                first_file,
+                first_line,
+            });
+        }
+        // In file order.
+        let found = problems.len() - later.len();
+        problems[found..].reverse();
         for id in &self.disabled {
             let before = all.len();
             all.retain(|r| &r.info.id != id);

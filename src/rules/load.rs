@@ -17,8 +17,12 @@ use crate::finding::Kind;
 pub(crate) fn builtin_words(files: &[&str]) -> Result<Vec<WordList>> {
     let mut out = Vec::new();
     for (file, source) in BUILTIN_RULE_FILES {
-        if files.contains(file) && source.contains("[[words]]") {
-            out.extend(parse_file_with_words(file, source)?.1);
+        if files.contains(file) && builtin::BUILTIN_WORD_FILES.contains(file) {
+            // The tables build.rs wrote out; the TOML only if it left the file to the parser.
+            match builtin::builtin_word_lists(file) {
+                Some(lists) => out.extend(lists),
+                None => out.extend(parse_file_with_words(file, source)?.1),
+            }
         }
     }
     Ok(out)

@@ -70,6 +70,19 @@ fn precomputed_specs_match_the_toml() {
     }
 }
 
+/// The word lists build.rs writes out are what parsing the TOML gives, lines included.
+#[test]
+fn precomputed_word_lists_match_the_toml() {
+    for file in builtin::BUILTIN_WORD_FILES {
+        let (_, source) = BUILTIN_RULE_FILES.iter().find(|(f, _)| f == file).unwrap();
+        let parsed = parse_file_with_words(file, source).unwrap().1;
+        let written = builtin::builtin_word_lists(file)
+            .unwrap_or_else(|| panic!("build.rs left {file} to the run-time parser"));
+        assert!(written.len() >= 7, "{file}");
+        assert_eq!(format!("{written:?}"), format!("{parsed:?}"), "{file}");
+    }
+}
+
 /// Every embedded pattern's DFA is built from the NFA build.rs wrote out: it must read back
 /// as the NFA compiled from the pattern with the settings the DFA builder uses (states,
 /// starts, byte classes, assertions, size), so the DFA is the same either way. Other
