@@ -6,7 +6,9 @@ use std::sync::atomic::AtomicU32;
 
 use super::anchor::{self, literal_anchor, parse_hir};
 use super::check::{Checks, RuleCheck};
-use super::compile::*;
+use super::compile::{
+    CompiledRule, FIRST_USE_KEYWORD_CHECKS, Pattern, compile_pattern, precomputed_anchor,
+};
 use super::schema::{RuleFileSpec, RuleSpec};
 use super::vocabulary::WordList;
 use super::{BUILTIN_RULE_FILES, PatternLimits, RuleInfo, builtin, token_run};

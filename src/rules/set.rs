@@ -3,9 +3,9 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use super::compile::*;
+use super::compile::CompiledRule;
 use super::reference::{Prefilter, PrefilterKind};
-use super::scan::*;
+use super::scan::Scratch;
 use super::schema::Status;
 use crate::error::Result;
 

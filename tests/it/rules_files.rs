@@ -1,8 +1,6 @@
 //! Rule files carry their own proof: every example runs, bad files give clear errors, and the
 //! generated documentation matches the files.
 
-use std::process::Command;
-
 use palisade::{Detector, Kind, Screener};
 
 #[test]
@@ -55,7 +53,7 @@ fn injection_examples_fire_through_the_detector() {
 #[cfg(feature = "cli")]
 #[test]
 fn docs_rules_md_is_current() {
-    let out = Command::new(env!("CARGO_BIN_EXE_palisade"))
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_palisade"))
         .args(["rules", "--markdown"])
         .output()
         .unwrap();
