@@ -315,3 +315,20 @@ fn word_lists_are_data_a_user_file_extends() {
         "{err}"
     );
 }
+
+/// A custom kind is 1 to 64 lowercase letters and underscores; a built-in name is the built-in
+/// kind; the same name is the same kind.
+#[test]
+fn custom_kind_names_are_checked() {
+    assert_eq!(Kind::parse("email"), Some(Kind::Email));
+    assert!(matches!(
+        Kind::parse(&"a".repeat(64)),
+        Some(Kind::Custom(_))
+    ));
+    assert_eq!(Kind::parse(&"a".repeat(65)), None);
+    for bad in ["", "Upsell", "up-sell", "up sell", "upsell1", "é"] {
+        assert_eq!(Kind::parse(bad), None, "{bad:?}");
+    }
+    assert_eq!(Kind::parse("upsell_offer"), Kind::parse("upsell_offer"));
+    assert_ne!(Kind::parse("upsell_offer"), Kind::parse("upsell_offers"));
+}
