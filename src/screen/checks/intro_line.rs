@@ -23,7 +23,7 @@
 use memchr::memchr;
 
 use super::Emit;
-use crate::rules::Vocabulary;
+use crate::rules::{Vocabulary, is_word_byte};
 
 /// Only this much of the first line is read; an operator preamble comes first.
 const MAX_LINE: usize = 400;
@@ -122,22 +122,6 @@ fn line_end(b: &[u8], start: usize) -> usize {
         end -= 1;
     }
     end
-}
-
-/// Letters, digits, apostrophes and hyphens: one table load per byte of the first line.
-static WORD_BYTE: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut c = 0;
-    while c < 256 {
-        let b = c as u8;
-        table[c] = b.is_ascii_alphanumeric() || b == b'\'' || b == b'-';
-        c += 1;
-    }
-    table
-};
-
-fn is_word_byte(c: u8) -> bool {
-    WORD_BYTE[usize::from(c)]
 }
 
 fn is<S: AsRef<str>>(word: &str, list: &[S]) -> bool {
@@ -450,14 +434,6 @@ mod tests {
             out = Some(&text[r])
         });
         out
-    }
-
-    #[test]
-    fn the_word_byte_table_is_letters_digits_apostrophes_and_hyphens() {
-        for c in 0..=255u8 {
-            let want = c.is_ascii_alphanumeric() || c == b'\'' || c == b'-';
-            assert_eq!(is_word_byte(c), want, "{c:#04x}");
-        }
     }
 
     #[test]
