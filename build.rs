@@ -134,9 +134,31 @@ fn write_out(name: &str, contents: &str) {
 }
 
 /// `BUILTIN_SPECS`: `(file name, rows)` of every file in `rules/`, sorted by name; rows `None`
-/// when the file is left to the run-time parser.
+/// when the file is left to the run-time parser. `BUILTIN_WORDS` the same for `[[words]]`.
 fn builtin_specs() -> String {
     let mut out = String::from(
+        "/// `(file, rows)` of every embedded rule file's `[[words]]` (rows `None`: parse the TOML).\n\
+         pub(crate) static BUILTIN_WORDS: &[(&str, Option<&[WordsRow]>)] = &[\n",
+    );
+    for path in rule_files() {
+        let name = format!(
+            "rules/{}",
+            path.file_name().unwrap_or_default().to_string_lossy()
+        );
+        let rows = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|source| spec_rows::words_rows(&source));
+        match rows {
+            Some(rows) => {
+                let _ = writeln!(out, "    ({name:?}, Some(&[\n{rows}    ])),");
+            }
+            None => {
+                let _ = writeln!(out, "    ({name:?}, None),");
+            }
+        }
+    }
+    out.push_str("];\n");
+    out.push_str(
         "/// `(file, rows)` of every embedded rule file (rows `None`: parse the TOML).\n\
          pub(crate) static BUILTIN_SPECS: &[(&str, Option<&[SpecRow]>)] = &[\n",
     );

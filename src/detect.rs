@@ -189,7 +189,7 @@ impl Default for Builder<Detector> {
     fn default() -> Self {
         Builder::with_profile(Profile {
             builtin_files: &["rules/injection.toml"],
-            checks: Checks::default(),
+            checks: |_| Checks::default(),
             keeps: is_input_side,
             example_context: None,
             message_for: |_| None,

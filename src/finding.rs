@@ -102,6 +102,10 @@ pub enum Kind {
 /// assert_eq!(kind.to_string(), "competitor_mention");
 /// assert_eq!(palisade::Kind::parse("email"), Some(palisade::Kind::Email));
 /// assert_eq!(palisade::Kind::parse("Not-A-Kind"), None);
+/// let c: palisade::CustomKind = serde_json::from_str("\"upsell\"")?;
+/// assert_eq!(serde_json::to_string(&c)?, "\"upsell\"");
+/// assert!(serde_json::from_str::<palisade::CustomKind>("\"email\"").is_err());
+/// # Ok::<(), serde_json::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct CustomKind(&'static str);
@@ -222,6 +226,24 @@ impl Kind {
             self,
             Kind::Credential | Kind::ForeignId | Kind::Email | Kind::LongNumber
         )
+    }
+}
+
+impl Serialize for CustomKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for CustomKind {
+    /// A custom kind's name; a built-in kind's name is not one.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        match Kind::deserialize(deserializer)? {
+            Kind::Custom(c) => Ok(c),
+            other => Err(serde::de::Error::custom(format!(
+                "`{other}` is a built-in kind, not a custom one"
+            ))),
+        }
     }
 }
 

@@ -30,6 +30,7 @@ mod set;
 #[cfg(test)]
 mod spec_rows;
 mod token_run;
+mod vocabulary;
 mod words;
 
 use serde::{Deserialize, Serialize};
@@ -44,10 +45,13 @@ pub(crate) use compile::CompiledRule;
 pub(crate) use emit::tidy;
 pub use examples::ExampleProblem;
 pub(crate) use filters::luhn;
+#[cfg(test)]
+pub(crate) use load::builtin_vocabulary;
 pub use reference::PrefilterKind;
 pub use schema::Status;
 pub(crate) use set::RuleSet;
-pub(crate) use words::{WordTally, count_words};
+pub(crate) use vocabulary::Vocabulary;
+pub(crate) use words::{WordTally, count_words, is_word_byte, next_word, prev_word};
 
 /// Limits applied when compiling rule patterns. User rule files are untrusted input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -237,9 +237,10 @@ impl Default for Builder<Screener> {
             builtin_files: &[
                 "rules/credentials.toml",
                 "rules/draft.toml",
+                "rules/draft-words.toml",
                 "rules/injection.toml",
             ],
-            checks: checks::registry(),
+            checks: checks::registry,
             keeps: |_| true,
             example_context: Some(Arc::new(Context::example())),
             message_for: draft_message,

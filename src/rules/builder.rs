@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::examples::{ExampleProblem, check_examples};
-use super::load::{builtin_rules, load_file};
+use super::load::{builtin_rules, builtin_words, compile_specs, parse_file_with_words};
+use super::vocabulary::Vocabulary;
 use super::{Checks, CompiledRule, PatternLimits, PrefilterKind, RuleSet};
 use crate::error::{Error, Result};
 use crate::finding::{Kind, Severity};
@@ -29,8 +30,8 @@ enum Source {
 pub(crate) struct Profile {
     /// Names of the embedded files loaded (`rules/draft.toml`, ...).
     pub(crate) builtin_files: &'static [&'static str],
-    /// The checks rules may name.
-    pub(crate) checks: Checks,
+    /// The checks rules may name, made with the word lists loaded (`[[words]]`).
+    pub(crate) checks: fn(&Vocabulary) -> Checks,
     /// Rules of other kinds are dropped when a file is read, before they are compiled.
     pub(crate) keeps: fn(Kind) -> bool,
     /// The context examples are screened with (`None`: the input side has none).
@@ -211,10 +212,10 @@ impl<T> Builder<T> {
     /// ```
     pub fn check_examples(self) -> Result<Vec<ExampleProblem>> {
         let mut problems = Vec::new();
-        let all = self.load(&mut problems)?;
+        let (all, vocabulary) = self.load(&mut problems)?;
         let set = self.assemble(all, &mut problems)?;
         match problems.len() {
-            0 => Ok(self.example_failures(&set, self.sources.is_empty())),
+            0 => Ok(self.example_failures(&set, &vocabulary, self.sources.is_empty())),
             1 => Err(problems.remove(0)),
             _ => Err(Error::RuleProblems { problems }),
         }
@@ -236,11 +237,11 @@ impl<T> Builder<T> {
     /// ```
     pub fn check_rules(self) -> Vec<ExampleProblem> {
         let mut problems = Vec::new();
-        let all = match self.load(&mut problems) {
-            Ok(all) => all,
+        let (all, vocabulary) = match self.load(&mut problems) {
+            Ok(loaded) => loaded,
             Err(e) => {
                 problems.push(e);
-                Vec::new()
+                Default::default()
             }
         };
         let set = match self.assemble(all, &mut problems) {
@@ -252,7 +253,7 @@ impl<T> Builder<T> {
         };
         let mut out: Vec<ExampleProblem> = problems.into_iter().map(ExampleProblem::from).collect();
         if let Some(set) = set {
-            out.extend(self.example_failures(&set, self.sources.is_empty()));
+            out.extend(self.example_failures(&set, &vocabulary, self.sources.is_empty()));
         }
         out
     }
@@ -267,28 +268,36 @@ impl<T> Builder<T> {
     /// Every rule: the chosen embedded files (less those an added file replaces), then the
     /// added files, with every problem found on the way. A rule with `replaces = true` takes
     /// the place of the earlier rule of its id.
-    fn load(&self, problems: &mut Vec<Error>) -> Result<Vec<CompiledRule>> {
+    fn load(&self, problems: &mut Vec<Error>) -> Result<(Vec<CompiledRule>, Vocabulary)> {
         let profile = &self.profile;
-        let mut all = if self.without_defaults {
-            Vec::new()
-        } else {
-            builtin_rules(
-                profile.builtin_files,
-                &self.limits,
-                &profile.checks,
-                profile.keeps,
-            )?
-        };
         // A file whose path ends like an embedded one (`rules/draft.toml`) is an edited copy of
         // it: it replaces the embedded file instead of clashing with every id in it.
-        for source in &self.sources {
-            if let Source::Path(path) = source {
-                let path = path.to_string_lossy().replace('\\', "/");
-                all.retain(|r| {
-                    !(path == r.info.file || path.ends_with(&format!("/{}", r.info.file)))
-                });
-            }
+        let replaced = |file: &str| {
+            self.sources.iter().any(|s| match s {
+                Source::Path(path) => {
+                    let path = path.to_string_lossy().replace('\\', "/");
+                    path == file || path.ends_with(&format!("/{file}"))
+                }
+                Source::Text(..) => false,
+            })
+        };
+        let builtin_files: Vec<&str> = if self.without_defaults {
+            Vec::new()
+        } else {
+            profile
+                .builtin_files
+                .iter()
+                .copied()
+                .filter(|f| !replaced(f))
+                .collect()
+        };
+        // Every file is parsed before any rule is compiled: the checks are made with the word
+        // lists of all of them.
+        let mut vocabulary = Vocabulary::default();
+        for list in builtin_words(&builtin_files)? {
+            vocabulary.add(list);
         }
+        let mut added = Vec::new();
         for source in &self.sources {
             let (name, text) = match source {
                 Source::Path(path) => match std::fs::read_to_string(path) {
@@ -303,14 +312,51 @@ impl<T> Builder<T> {
                 },
                 Source::Text(name, text) => (name.clone(), text.clone()),
             };
-            for rule in load_file(
-                &name,
-                &text,
-                &self.limits,
-                &profile.checks,
-                profile.keeps,
-                problems,
-            ) {
+            match parse_file_with_words(&name, &text) {
+                Ok((specs, words)) => {
+                    for list in words {
+                        vocabulary.add(list);
+                    }
+                    added.push((name, specs));
+                }
+                Err(e) => problems.push(e),
+            }
+        }
+        let checks = (profile.checks)(&vocabulary);
+        for list in vocabulary.lists() {
+            let known = checks.get(&list.spec.check).map(|c| c.word_lists());
+            let reason = match known {
+                None => Some(format!(
+                    "no check `{}` reads word lists here",
+                    list.spec.check
+                )),
+                Some(names) if !names.contains(&list.spec.list.as_str()) => Some(format!(
+                    "check `{}` has no word list `{}` (it has: {})",
+                    list.spec.check,
+                    list.spec.list,
+                    names.join(", ")
+                )),
+                Some(_) if list.spec.examples.is_empty() => {
+                    Some("needs at least one entry in `examples`".to_owned())
+                }
+                Some(_) if list.spec.negative_examples.is_empty() => {
+                    Some("needs at least one entry in `negative_examples`".to_owned())
+                }
+                Some(_) => None,
+            };
+            if let Some(reason) = reason {
+                problems.push(Error::InvalidRule {
+                    file: list.file.clone(),
+                    line: list.line,
+                    rule: list.name(),
+                    reason,
+                });
+            }
+        }
+        let mut all = builtin_rules(&builtin_files, &self.limits, &checks, profile.keeps)?;
+        for (name, specs) in added {
+            for rule in compile_specs(&name, specs, &self.limits, &checks, profile.keeps, problems)
+            {
                 if rule.replaces {
                     match all.iter().position(|r| r.info.id == rule.info.id) {
                         Some(i) => {
@@ -332,29 +378,37 @@ impl<T> Builder<T> {
                 message.clone_into(&mut rule.message);
             }
         }
-        Ok(all)
+        Ok((all, vocabulary))
     }
 
     /// The rule set of `all` after the settings, with every problem added to `problems`
     /// (a second rule of an id is left out, so the rest can still be checked).
     fn assemble(&self, mut all: Vec<CompiledRule>, problems: &mut Vec<Error>) -> Result<RuleSet> {
-        let mut first: HashMap<String, (String, usize)> = HashMap::new();
-        all.retain(|r| match first.get(&r.info.id) {
-            Some((first_file, first_line)) => {
-                problems.push(Error::DuplicateRule {
-                    file: r.info.file.clone(),
-                    line: r.info.line,
-                    rule: r.info.id.clone(),
-                    first_file: first_file.clone(),
-                    first_line: *first_line,
-                });
-                false
+        // The second and later rules of an id, each with the index of the first.
+        let mut first: HashMap<&str, usize> = HashMap::with_capacity(all.len());
+        let mut later = Vec::new();
+        for (i, r) in all.iter().enumerate() {
+            if let Some(&f) = first.get(r.info.id.as_str()) {
+                later.push((i, f));
+            } else {
+                first.insert(&r.info.id, i);
             }
-            None => {
-                first.insert(r.info.id.clone(), (r.info.file.clone(), r.info.line));
-                true
-            }
-        });
+        }
+        drop(first);
+        for &(i, f) in later.iter().rev() {
+            let (first_file, first_line) = (all[f].info.file.clone(), all[f].info.line);
+            let r = all.remove(i);
+            problems.push(Error::DuplicateRule {
+                file: r.info.file,
+                line: r.info.line,
+                rule: r.info.id,
+                first_file,
+                first_line,
+            });
+        }
+        // In file order.
+        let found = problems.len() - later.len();
+        problems[found..].reverse();
         for id in &self.disabled {
             let before = all.len();
             all.retain(|r| &r.info.id != id);
@@ -382,17 +436,19 @@ impl<T> Builder<T> {
     /// embedded ones are run by the test suite).
     pub(crate) fn build_rule_set(&self, check: bool) -> Result<RuleSet> {
         let mut problems = Vec::new();
-        let all = self.load(&mut problems)?;
+        let (all, vocabulary) = self.load(&mut problems)?;
         let set = self.assemble(all, &mut problems)?;
         if check && !self.sources.is_empty() {
-            problems.extend(self.example_failures(&set, false).into_iter().map(|p| {
-                Error::InvalidRule {
-                    file: p.file,
-                    line: p.line,
-                    rule: p.rule,
-                    reason: p.reason,
-                }
-            }));
+            problems.extend(
+                self.example_failures(&set, &vocabulary, false)
+                    .into_iter()
+                    .map(|p| Error::InvalidRule {
+                        file: p.file,
+                        line: p.line,
+                        rule: p.rule,
+                        reason: p.reason,
+                    }),
+            );
         }
         match problems.len() {
             0 => Ok(set),
@@ -402,7 +458,12 @@ impl<T> Builder<T> {
     }
 
     /// The examples that fail, of the added files' rules (or of all).
-    fn example_failures(&self, set: &RuleSet, all_rules: bool) -> Vec<ExampleProblem> {
+    fn example_failures(
+        &self,
+        set: &RuleSet,
+        vocabulary: &Vocabulary,
+        all_rules: bool,
+    ) -> Vec<ExampleProblem> {
         let ctx = self
             .profile
             .example_context
@@ -415,14 +476,54 @@ impl<T> Builder<T> {
             out
         };
         let to_check = set.rules().iter().filter(|r| all_rules || self.is_added(r));
-        check_examples(to_check, ctx, &full)
+        let mut failures = check_examples(to_check, ctx, &full);
+        // A word list's examples are flagged by a rule running its check, its negative
+        // examples by none.
+        for list in vocabulary.lists() {
+            if !(all_rules || self.is_added_file(&list.file)) {
+                continue;
+            }
+            let check = &list.spec.check;
+            for (positive, examples) in [
+                (true, &list.spec.examples),
+                (false, &list.spec.negative_examples),
+            ] {
+                for ex in examples {
+                    let text = ex.text();
+                    let flagged = full(text).iter().any(|f| {
+                        set.rules().iter().any(|r| {
+                            r.info.id == f.rule()
+                                && r.check.as_ref().is_some_and(|c| &c.name == check)
+                        })
+                    });
+                    if flagged != positive {
+                        let label = if positive {
+                            "example is not flagged by a rule with this check"
+                        } else {
+                            "negative example is flagged"
+                        };
+                        failures.push(ExampleProblem {
+                            file: list.file.clone(),
+                            line: list.line,
+                            rule: list.name(),
+                            reason: format!("{label}: {text:?}"),
+                        });
+                    }
+                }
+            }
+        }
+        failures
+    }
+
+    fn is_added_file(&self, file: &str) -> bool {
+        self.sources.iter().any(|s| match s {
+            Source::Path(p) => p.display().to_string() == file,
+            Source::Text(name, _) => name == file,
+        })
     }
 
     /// Whether `rule` came from an added file (rules carry the name their file was added by).
     fn is_added(&self, rule: &CompiledRule) -> bool {
-        self.sources.iter().any(|s| match s {
-            Source::Path(p) => p.display().to_string() == rule.info.file,
-            Source::Text(name, _) => *name == rule.info.file,
-        })
+        self.is_added_file(&rule.info.file)
     }
 }

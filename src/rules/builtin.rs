@@ -10,6 +10,7 @@ use serde::de::IntoDeserializer;
 use serde::de::value::Error as ValueError;
 
 use super::schema::{ExampleSpec, RuleSpec};
+use super::vocabulary::{WordList, WordsSpec};
 
 /// `(file name, contents)` of every embedded rule file.
 pub(crate) const BUILTIN_RULE_FILES: &[(&str, &str)] = &[
@@ -19,10 +20,18 @@ pub(crate) const BUILTIN_RULE_FILES: &[(&str, &str)] = &[
     ),
     ("rules/draft.toml", include_str!("../../rules/draft.toml")),
     (
+        "rules/draft-words.toml",
+        include_str!("../../rules/draft-words.toml"),
+    ),
+    (
         "rules/credentials.toml",
         include_str!("../../rules/credentials.toml"),
     ),
 ];
+
+/// The embedded files that hold `[[words]]` tables (read from their TOML at build time of a
+/// rule set; the others' tables come from `build.rs`).
+pub(crate) const BUILTIN_WORD_FILES: &[&str] = &["rules/draft-words.toml"];
 
 /// One `[[rule]]` table of an embedded file, as `build.rs` wrote it out: the fields of
 /// [`RuleSpec`] as written (enum values by their names in the file), and the line the table
@@ -51,8 +60,52 @@ enum ExampleRow {
     Table(&'static str, Option<[usize; 2]>),
 }
 
+/// One `[[words]]` table of an embedded file, as `build.rs` wrote it out.
+pub(crate) struct WordsRow {
+    line: usize,
+    check: &'static str,
+    list: &'static str,
+    words: &'static [&'static str],
+    examples: &'static [ExampleRow],
+    negative_examples: &'static [ExampleRow],
+}
+
+/// The `[[words]]` tables of embedded file `file` without parsing the TOML; `None` when
+/// `build.rs` left the file to the parser.
+pub(crate) fn builtin_word_lists(file: &str) -> Option<Vec<WordList>> {
+    let (_, rows) = generated::BUILTIN_WORDS.iter().find(|(f, _)| *f == file)?;
+    Some(
+        rows.as_ref()?
+            .iter()
+            .map(|row| WordList {
+                file: file.to_owned(),
+                line: row.line,
+                spec: WordsSpec {
+                    check: row.check.to_owned(),
+                    list: row.list.to_owned(),
+                    words: row.words.iter().map(|w| (*w).to_owned()).collect(),
+                    examples: examples(row.examples),
+                    negative_examples: examples(row.negative_examples),
+                },
+            })
+            .collect(),
+    )
+}
+
+fn examples(list: &[ExampleRow]) -> Vec<ExampleSpec> {
+    list.iter()
+        .map(|e| match *e {
+            ExampleRow::Text(t) => ExampleSpec::Text(t.to_owned()),
+            ExampleRow::Table(t, span) => ExampleSpec::Table {
+                text: t.to_owned(),
+                span,
+            },
+        })
+        .collect()
+}
+
 mod generated {
-    use super::{ExampleRow, SpecRow};
+    use super::{ExampleRow, SpecRow, WordsRow};
     include!(concat!(env!("OUT_DIR"), "/builtin_specs.rs"));
 }
 
@@ -114,6 +167,16 @@ impl SpecRow {
 #[cfg(test)]
 mod tests {
     use super::BUILTIN_RULE_FILES;
+
+    #[test]
+    fn the_word_files_are_the_embedded_files_with_words() {
+        let with_words: Vec<&str> = BUILTIN_RULE_FILES
+            .iter()
+            .filter(|(_, source)| source.contains("[[words]]"))
+            .map(|(file, _)| *file)
+            .collect();
+        assert_eq!(with_words, super::BUILTIN_WORD_FILES);
+    }
 
     #[test]
     fn every_rule_file_in_the_folder_is_embedded() {

@@ -70,6 +70,12 @@ pub(crate) trait Check: Send + Sync + fmt::Debug {
         false
     }
 
+    /// The names of the word lists the check reads from `[[words]]` tables (see
+    /// `vocabulary.rs`); a table naming another list of this check is an error.
+    fn word_lists(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Reports the check's matches in the pass's view.
     fn run(&self, pass: &Pass<'_, '_>, emit: &mut Emit<'_>);
 }
@@ -109,8 +115,7 @@ impl Checks {
 /// time (asked once, not on every scan).
 #[derive(Debug, Clone)]
 pub(crate) struct RuleCheck {
-    /// The name the rule gave (tests select rules by it).
-    #[cfg_attr(not(test), allow(dead_code))]
+    /// The name the rule gave.
     pub(crate) name: String,
     pub(crate) code: Arc<dyn Check>,
     /// [`Check::anchor_words`], lower-cased.

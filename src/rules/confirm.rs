@@ -4,8 +4,8 @@
 use regex_automata::hybrid::dfa::{Cache as DfaCache, DFA};
 use regex_automata::{Anchored, Input};
 
-use super::compile::*;
-use super::emit::*;
+use super::compile::{CompiledRule, Pattern};
+use super::emit::{emit_match, push_match, search_from};
 use crate::finding::Finding;
 use crate::normalize::Normalized;
 

@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use regex_automata::{Anchored, Input};
 
-use super::compile::*;
+use super::compile::{CompiledPattern, CompiledRule, Pattern};
 use super::filters;
 use super::schema::ValidatorName;
 use crate::finding::{Finding, Kind, Severity};

@@ -2,8 +2,8 @@
 
 use std::any::Any;
 
-use super::compile::*;
-use super::scan::*;
+use super::compile::CompiledRule;
+use super::scan::run_rule;
 use super::schema::Status;
 use crate::error::Error;
 use crate::finding::Finding;

@@ -6,15 +6,44 @@ use std::sync::atomic::AtomicU32;
 
 use super::anchor::{self, literal_anchor, parse_hir};
 use super::check::{Checks, RuleCheck};
-use super::compile::*;
+use super::compile::{
+    CompiledRule, FIRST_USE_KEYWORD_CHECKS, Pattern, compile_pattern, precomputed_anchor,
+};
 use super::schema::{RuleFileSpec, RuleSpec};
+use super::vocabulary::WordList;
 use super::{BUILTIN_RULE_FILES, PatternLimits, RuleInfo, builtin, token_run};
 use crate::error::{Error, Result};
 use crate::finding::Kind;
 
+/// The word lists of the embedded files among `files` (only files that have any are parsed).
+pub(crate) fn builtin_words(files: &[&str]) -> Result<Vec<WordList>> {
+    let mut out = Vec::new();
+    for (file, source) in BUILTIN_RULE_FILES {
+        if files.contains(file) && builtin::BUILTIN_WORD_FILES.contains(file) {
+            // The tables build.rs wrote out; the TOML only if it left the file to the parser.
+            match builtin::builtin_word_lists(file) {
+                Some(lists) => out.extend(lists),
+                None => out.extend(parse_file_with_words(file, source)?.1),
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The vocabulary of the embedded files among `files`, for tests of the checks that read it.
+#[cfg(test)]
+pub(crate) fn builtin_vocabulary(files: &[&str]) -> super::Vocabulary {
+    let mut v = super::Vocabulary::default();
+    for list in builtin_words(files).unwrap_or_default() {
+        v.add(list);
+    }
+    v
+}
+
 /// Parses one rule file into compiled rules, adding a problem to `problems` for every rule
 /// that is not valid (or one for the file if it does not parse) and going on with the rest.
 /// Examples are not run here (see `examples.rs`).
+#[cfg(test)]
 pub(crate) fn load_file(
     file: &str,
     source: &str,
@@ -23,13 +52,24 @@ pub(crate) fn load_file(
     keeps: fn(Kind) -> bool,
     problems: &mut Vec<Error>,
 ) -> Vec<CompiledRule> {
-    let specs = match parse_file(file, source) {
-        Ok(specs) => specs,
+    match parse_file(file, source) {
+        Ok(specs) => compile_specs(file, specs, limits, checks, keeps, problems),
         Err(e) => {
             problems.push(e);
-            return Vec::new();
+            Vec::new()
         }
-    };
+    }
+}
+
+/// Compiles the parsed rules of one file, adding a problem for every rule that is not valid.
+pub(crate) fn compile_specs(
+    file: &str,
+    specs: Vec<(usize, RuleSpec)>,
+    limits: &PatternLimits,
+    checks: &Checks,
+    keeps: fn(Kind) -> bool,
+    problems: &mut Vec<Error>,
+) -> Vec<CompiledRule> {
     let mut rules = Vec::with_capacity(specs.len());
     for (line, spec) in specs.into_iter().filter(|(_, spec)| keeps(spec.kind)) {
         match compile_rule(file, line, spec, limits, checks, true) {
@@ -61,6 +101,17 @@ pub(super) fn load_file_with(
 
 /// The `[[rule]]` tables of a rule file, each with the line it starts on.
 pub(super) fn parse_file(file: &str, source: &str) -> Result<Vec<(usize, RuleSpec)>> {
+    Ok(parse_file_with_words(file, source)?.0)
+}
+
+/// A `[[rule]]` table with the line it starts on.
+pub(crate) type Specs = (usize, RuleSpec);
+
+/// The `[[rule]]` and `[[words]]` tables of a rule file, each with the line it starts on.
+pub(super) fn parse_file_with_words(
+    file: &str,
+    source: &str,
+) -> Result<(Vec<Specs>, Vec<WordList>)> {
     let spec: RuleFileSpec = toml::from_str(source).map_err(|e| {
         let (line, column) = e.span().map_or((1, 1), |s| line_col(source, s.start));
         Error::RuleFileSyntax {
@@ -79,7 +130,16 @@ pub(super) fn parse_file(file: &str, source: &str) -> Result<Vec<(usize, RuleSpe
         counted_to = start;
         out.push((line, spanned.into_inner()));
     }
-    Ok(out)
+    let words = spec
+        .words
+        .into_iter()
+        .map(|spanned| WordList {
+            file: file.to_owned(),
+            line: line_col(source, spanned.span().start).0,
+            spec: spanned.into_inner(),
+        })
+        .collect();
+    Ok((out, words))
 }
 
 pub(super) fn line_col(source: &str, offset: usize) -> (usize, usize) {

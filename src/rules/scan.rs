@@ -7,10 +7,10 @@ use std::ops::Range;
 use regex_automata::hybrid::dfa::Cache as DfaCache;
 
 use super::check::Pass;
-use super::compile::*;
-use super::confirm::*;
-use super::emit::*;
-use super::set::*;
+use super::compile::{CompiledRule, FIRST_USE_KEYWORD_CHECK_MAX_LEN, Pattern};
+use super::confirm::{Hits, run_at_hits};
+use super::emit::push_match;
+use super::set::{KEYWORD_USE, RuleSet};
 use super::words::WordTally;
 use crate::finding::Finding;
 use crate::normalize::Normalized;

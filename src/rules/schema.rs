@@ -10,6 +10,9 @@ use crate::finding::{Kind, Severity};
 pub(crate) struct RuleFileSpec {
     #[serde(default)]
     pub(crate) rule: Vec<toml::Spanned<RuleSpec>>,
+    /// Word lists for checks (see `vocabulary.rs`).
+    #[serde(default)]
+    pub(crate) words: Vec<toml::Spanned<super::vocabulary::WordsSpec>>,
 }
 
 /// One `[[rule]]` table as written.

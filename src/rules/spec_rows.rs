@@ -14,7 +14,8 @@ use std::fmt::Write as _;
 pub(crate) fn file_rows(source: &str) -> Option<String> {
     type Document = std::collections::BTreeMap<String, Vec<toml::Spanned<toml::Table>>>;
     let doc: Document = toml::from_str(source).ok()?;
-    if doc.keys().any(|k| k != "rule") {
+    // `[[words]]` tables are read from the TOML by the library (they are few and small).
+    if doc.keys().any(|k| k != "rule" && k != "words") {
         return None;
     }
     let mut out = String::new();
@@ -26,6 +27,42 @@ pub(crate) fn file_rows(source: &str) -> Option<String> {
             .filter(|&&b| b == b'\n')
             .count();
         out.push_str(&rule_row(line, spanned.get_ref())?);
+    }
+    Some(out)
+}
+
+/// Rust expressions for every `[[words]]` table of a rule file, one `WordsRow` each; `None`
+/// if a table holds anything the library's serde types would reject or read differently.
+pub(crate) fn words_rows(source: &str) -> Option<String> {
+    type Document = std::collections::BTreeMap<String, Vec<toml::Spanned<toml::Table>>>;
+    let doc: Document = toml::from_str(source).ok()?;
+    let mut out = String::new();
+    for spanned in doc.get("words").into_iter().flatten() {
+        let start = spanned.span().start.min(source.len());
+        let line = 1 + source.as_bytes()[..start]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        let table = spanned.get_ref();
+        let allowed = ["check", "list", "words", "examples", "negative_examples"];
+        if table.keys().any(|k| !allowed.contains(&k.as_str())) {
+            return None;
+        }
+        let text =
+            |key: &str| -> Option<String> { Some(format!("{:?}", table.get(key)?.as_str()?)) };
+        let mut words = String::new();
+        for w in table.get("words")?.as_array()? {
+            let _ = write!(words, "{:?}, ", w.as_str()?);
+        }
+        let _ = writeln!(
+            out,
+            "        WordsRow {{ line: {line}, check: {}, list: {}, words: &[{words}], \
+             examples: &[{}], negative_examples: &[{}] }},",
+            text("check")?,
+            text("list")?,
+            example_rows(table.get("examples"))?,
+            example_rows(table.get("negative_examples"))?,
+        );
     }
     Some(out)
 }
@@ -124,7 +161,21 @@ fn example_rows(list: Option<&toml::Value>) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::file_rows;
+    use super::{file_rows, words_rows};
+
+    #[test]
+    fn word_tables_are_written_out_or_left_to_the_parser() {
+        let words = "[[words]]\ncheck = \"c\"\nlist = \"l\"\nwords = [\"a\", \"b\"]\n\
+                     examples = [\"x\"]\nnegative_examples = [{ text = \"y\" }]\n";
+        let rows = words_rows(words).unwrap();
+        assert!(
+            rows.contains(r#"line: 1, check: "c", list: "l", words: &["a", "b", ]"#),
+            "{rows}"
+        );
+        assert!(rows.contains(r#"ExampleRow::Table("y", None)"#), "{rows}");
+        assert_eq!(words_rows(&words.replace("list =", "lists =")), None);
+        assert_eq!(words_rows(&words.replace("[\"a\", \"b\"]", "[1]")), None);
+    }
 
     const RULE: &str = r#"
 [[rule]]

@@ -11,6 +11,8 @@
 //! with no branch, so the compiler vectorises the pass: a counter per lane, summed every 256
 //! pairs; only a block with a lane of more blanks than word starts is looked at again.
 
+use std::ops::Range;
+
 /// Pairs of bytes looked at side by side: one SSE2 register of byte lanes.
 const LANES: usize = 16;
 /// Groups of `LANES` pairs per block. A lane counts at most one pair per group, and the block
@@ -172,9 +174,76 @@ fn is_word_at(b: &[u8], start: usize) -> bool {
         && std::str::from_utf8(token).is_ok_and(|s| s.chars().any(char::is_alphanumeric))
 }
 
+/// Letters, digits, apostrophes and hyphens: the bytes of a word as the draft checks read
+/// words ("you'll", "e-mail", "24-hour"). One table load per byte.
+static WORD_BYTE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        table[c] = b.is_ascii_alphanumeric() || b == b'\'' || b == b'-';
+        c += 1;
+    }
+    table
+};
+
+/// Whether `c` is part of a word as the checks read words (see [`WORD_BYTE`]).
+pub(crate) fn is_word_byte(c: u8) -> bool {
+    WORD_BYTE[usize::from(c)]
+}
+
+/// The word after `pos` (one space allowed before it); `None` at punctuation or the end.
+pub(crate) fn next_word(b: &[u8], pos: usize) -> Option<Range<usize>> {
+    let mut s = pos;
+    if b.get(s) == Some(&b' ') {
+        s += 1;
+    }
+    let mut e = s;
+    while e < b.len() && is_word_byte(b[e]) {
+        e += 1;
+    }
+    (e > s).then_some(s..e)
+}
+
+/// The word before `pos` (one space allowed after it), not reaching below `floor`; `None` at
+/// punctuation, at the start or at `floor`.
+pub(crate) fn prev_word(b: &[u8], pos: usize, floor: usize) -> Option<Range<usize>> {
+    let mut e = pos;
+    if e > floor && b[e - 1] == b' ' {
+        e -= 1;
+    }
+    let mut s = e;
+    while s > floor && is_word_byte(b[s - 1]) {
+        s -= 1;
+    }
+    (e > s).then_some(s..e)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_word_byte_table_is_letters_digits_apostrophes_and_hyphens() {
+        for c in 0..=255u8 {
+            let want = c.is_ascii_alphanumeric() || c == b'\'' || c == b'-';
+            assert_eq!(is_word_byte(c), want, "{c:#04x}");
+        }
+    }
+
+    #[test]
+    fn words_next_to_a_position() {
+        let b = b"we'll ship it, by 24-hour post";
+        assert_eq!(next_word(b, 0), Some(0..5));
+        assert_eq!(next_word(b, 5), Some(6..10));
+        assert_eq!(next_word(b, 13), None); // at the comma
+        assert_eq!(next_word(b, 14), Some(15..17));
+        assert_eq!(prev_word(b, 10, 0), Some(6..10));
+        assert_eq!(prev_word(b, 11, 0), Some(6..10));
+        assert_eq!(prev_word(b, 25, 0), Some(18..25));
+        assert_eq!(prev_word(b, 10, 8), Some(8..10));
+        assert_eq!(prev_word(b, 0, 0), None);
+    }
 
     #[test]
     fn words_are_tokens_with_a_letter_or_digit() {

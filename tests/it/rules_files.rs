@@ -1,8 +1,6 @@
 //! Rule files carry their own proof: every example runs, bad files give clear errors, and the
 //! generated documentation matches the files.
 
-use std::process::Command;
-
 use palisade::{Detector, Kind, Screener};
 
 #[test]
@@ -55,7 +53,7 @@ fn injection_examples_fire_through_the_detector() {
 #[cfg(feature = "cli")]
 #[test]
 fn docs_rules_md_is_current() {
-    let out = Command::new(env!("CARGO_BIN_EXE_palisade"))
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_palisade"))
         .args(["rules", "--markdown"])
         .output()
         .unwrap();
@@ -270,4 +268,67 @@ fn replaces_swaps_an_embedded_rule() {
         err.contains("`replaces = true` but no earlier rule has this id"),
         "{err}"
     );
+}
+
+/// A user's `[[words]]` table extends a check's word list, and carries examples that are run
+/// like a rule's; a list the check does not read is an error naming file, line and list.
+#[test]
+fn word_lists_are_data_a_user_file_extends() {
+    let ctx = palisade::Context::new("6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f").unwrap();
+    let draft = "Here is the blurb:\nHi Sam, your refund is on its way.";
+    let intro = |s: &Screener| {
+        s.screen(&ctx, draft)
+            .unwrap()
+            .findings()
+            .iter()
+            .any(|f| f.rule() == "draft.intro-line")
+    };
+    assert!(!intro(&Screener::new()));
+    let words = "[[words]]\ncheck = \"intro_line\"\nlist = \"strong\"\nwords = [\"blurb\"]\n\
+                 examples = [\"Here is the blurb:\"]\nnegative_examples = [\"The blurb is long.\"]\n";
+    let extended = Screener::builder()
+        .rules_toml("words.toml", words)
+        .build()
+        .unwrap();
+    assert!(intro(&extended));
+    // An example the words do not make the check flag is a problem of that table.
+    let failing = words.replace("Here is the blurb:", "Here is the weather.");
+    let problems = Screener::builder()
+        .rules_toml("words.toml", failing)
+        .check_rules();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0]
+            .to_string()
+            .starts_with("words.toml:1: rule words intro_line.strong: example is not flagged"),
+        "{}",
+        problems[0]
+    );
+    let unknown = words.replace("list = \"strong\"", "list = \"colours\"");
+    let err = Screener::builder()
+        .rules_toml("words.toml", unknown)
+        .build()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("words.toml:1: rule words intro_line.colours: check `intro_line` has no word list `colours`"),
+        "{err}"
+    );
+}
+
+/// A custom kind is 1 to 64 lowercase letters and underscores; a built-in name is the built-in
+/// kind; the same name is the same kind.
+#[test]
+fn custom_kind_names_are_checked() {
+    assert_eq!(Kind::parse("email"), Some(Kind::Email));
+    assert!(matches!(
+        Kind::parse(&"a".repeat(64)),
+        Some(Kind::Custom(_))
+    ));
+    assert_eq!(Kind::parse(&"a".repeat(65)), None);
+    for bad in ["", "Upsell", "up-sell", "up sell", "upsell1", "é"] {
+        assert_eq!(Kind::parse(bad), None, "{bad:?}");
+    }
+    assert_eq!(Kind::parse("upsell_offer"), Kind::parse("upsell_offer"));
+    assert_ne!(Kind::parse("upsell_offer"), Kind::parse("upsell_offers"));
 }

@@ -23,156 +23,62 @@
 use memchr::memchr;
 
 use super::Emit;
+use crate::rules::{Vocabulary, is_word_byte};
 
 /// Only this much of the first line is read; an operator preamble comes first.
 const MAX_LINE: usize = 400;
 const MAX_WORDS: usize = 24;
 
-/// Nouns that name the reply itself whatever the wording around them.
-const STRONG: &[&str] = &[
-    "reply",
-    "replies",
-    "response",
-    "responses",
-    "draft",
-    "drafts",
-    "rewrite",
-    "redraft",
-];
-/// Nouns that name the reply only with draft wording, an addressee or a colon.
-const WEAK: &[&str] = &[
-    "email", "e-mail", "emails", "message", "messages", "answer", "note", "letter", "version",
-    "text", "wording", "template",
-];
-/// Words that describe a draft ("a polite email", "a revised version").
-const STYLE: &[&str] = &[
-    "friendly",
-    "polite",
-    "professional",
-    "empathetic",
-    "empathic",
-    "concise",
-    "short",
-    "shorter",
-    "brief",
-    "suggested",
-    "possible",
-    "sample",
-    "proposed",
-    "revised",
-    "updated",
-    "improved",
-    "rewritten",
-    "customer-facing",
-    "warm",
-    "courteous",
-    "apologetic",
-    "formal",
-    "informal",
-    "casual",
-    "clear",
-    "helpful",
-    "potential",
-    "new",
-    "final",
-    "edited",
-    "quick",
-    "simple",
-    "kind",
-    "compassionate",
-    "reassuring",
-    "appropriate",
-    "draft",
-];
-/// Words after the noun that show who the text is for ("to the customer", "you can send").
-const QUALIFIERS: &[&str] = &[
-    "customer",
-    "customer's",
-    "customers",
-    "user",
-    "user's",
-    "client",
-    "client's",
-    "send",
-    "sending",
-    "use",
-    "review",
-    "approval",
-    "approve",
-    "paste",
-    "copy",
-    "reviewing",
-];
-/// Words that end the noun phrase after "here is": the rest is a clause about something else.
-const STOPS: &[&str] = &[
-    "you",
-    "we",
-    "i",
-    "that",
-    "which",
-    "for",
-    "about",
-    "regarding",
-    "on",
-    "with",
-    "to",
-    "of",
-    "in",
-    "at",
-    "as",
-    "is",
-    "are",
-    "was",
-    "were",
-    "and",
-    "or",
-    "but",
-];
-/// Verbs after "I've" / "I have" that need a reply noun after them.
-const WROTE: &[&str] = &[
-    "written",
-    "wrote",
-    "prepared",
-    "composed",
-    "crafted",
-    "created",
-    "made",
-    "put",
-    "rewritten",
-    "revised",
-    "updated",
-    "come",
-];
-/// Words a line may consist of and still be only an interjection ("Sure!", "Of course!").
-const INTERJECTIONS: &[&str] = &[
-    "sure",
-    "certainly",
-    "absolutely",
-    "of",
-    "course",
-    "okay",
-    "ok",
-    "alright",
-    "great",
-    "yes",
-    "no",
-    "problem",
-    "happy",
-    "glad",
-    "to",
-    "help",
-    "definitely",
-    "gladly",
-    "thing",
-    "right",
-    "away",
-    "understood",
-    "got",
-    "it",
-];
+/// The word lists the check reads, from `[[words]]` tables with `check = "intro_line"` (the
+/// embedded ones are in `rules/draft-words.toml`): lower-cased, matched case-insensitively.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Words {
+    /// Nouns that name the reply itself whatever the wording around them.
+    strong: Vec<String>,
+    /// Nouns that name the reply only with draft wording, an addressee or a colon.
+    weak: Vec<String>,
+    /// Words that describe a draft ("a polite email", "a revised version").
+    style: Vec<String>,
+    /// Words after the noun that show who the text is for ("to the customer", "you can send").
+    qualifiers: Vec<String>,
+    /// Words that end the noun phrase after "here is": the rest is about something else.
+    stops: Vec<String>,
+    /// Verbs after "I've" / "I have" that need a reply noun after them.
+    wrote: Vec<String>,
+    /// Words a line may consist of and still be only an interjection ("Sure!", "Of course!").
+    interjections: Vec<String>,
+}
+
+impl Words {
+    /// The list names, as `[[words]]` tables give them.
+    pub(crate) const LISTS: &'static [&'static str] = &[
+        "strong",
+        "weak",
+        "style",
+        "qualifiers",
+        "stops",
+        "wrote",
+        "interjections",
+    ];
+}
+
+impl From<&Vocabulary> for Words {
+    fn from(v: &Vocabulary) -> Self {
+        let list = |name: &str| v.words("intro_line", name);
+        Words {
+            strong: list("strong"),
+            weak: list("weak"),
+            style: list("style"),
+            qualifiers: list("qualifiers"),
+            stops: list("stops"),
+            wrote: list("wrote"),
+            interjections: list("interjections"),
+        }
+    }
+}
 
 /// Reports the first line when it is addressed to the operator rather than the customer.
-pub(crate) fn run(view: &str, emit: &mut Emit<'_>) {
+pub(crate) fn run(view: &str, v: &Words, emit: &mut Emit<'_>) {
     let b = view.as_bytes();
     let Some(start) = b.iter().position(|&c| c != b' ' && c != b'\n') else {
         return;
@@ -181,19 +87,19 @@ pub(crate) fn run(view: &str, emit: &mut Emit<'_>) {
     let line = head(view, start, end);
     // A line that cannot start an intro cannot be only interjections either (its first word
     // would be one): most drafts stop here.
-    if !may_be_intro(line) {
+    if !may_be_intro(line, v) {
         return;
     }
-    if reads_as_intro(line) {
+    if reads_as_intro(line, v) {
         emit(start..end, None);
         return;
     }
-    if is_interjection(&view[start..end]) && end < b.len() {
+    if is_interjection(&view[start..end], v) && end < b.len() {
         let next = end + 1;
         let next_start = next + b[next..].iter().take_while(|&&c| c == b' ').count();
         if next_start < b.len() {
             let next_end = line_end(b, next_start);
-            if is_intro(head(view, next_start, next_end)) {
+            if is_intro(head(view, next_start, next_end), v) {
                 emit(start..next_end, None);
             }
         }
@@ -218,24 +124,8 @@ fn line_end(b: &[u8], start: usize) -> usize {
     end
 }
 
-/// Letters, digits, apostrophes and hyphens: one table load per byte of the first line.
-static WORD_BYTE: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut c = 0;
-    while c < 256 {
-        let b = c as u8;
-        table[c] = b.is_ascii_alphanumeric() || b == b'\'' || b == b'-';
-        c += 1;
-    }
-    table
-};
-
-fn is_word_byte(c: u8) -> bool {
-    WORD_BYTE[usize::from(c)]
-}
-
-fn is(word: &str, list: &[&str]) -> bool {
-    list.iter().any(|w| w.eq_ignore_ascii_case(word))
+fn is<S: AsRef<str>>(word: &str, list: &[S]) -> bool {
+    list.iter().any(|w| w.as_ref().eq_ignore_ascii_case(word))
 }
 
 fn eq(word: &str, w: &str) -> bool {
@@ -316,14 +206,14 @@ fn clauses<T>(line: &str, mut f: impl FnMut(&[&str], bool) -> Option<T>) -> Opti
 
 /// Whether the line holds only interjections ("Sure!", "Of course!", "Certainly."): at most
 /// four to a clause.
-fn is_interjection(line: &str) -> bool {
+fn is_interjection(line: &str, v: &Words) -> bool {
     let mut any = false;
     let mut in_clause = 0;
     for token in tokens(line) {
         match token {
             Token::Word(w) => {
                 in_clause += 1;
-                if in_clause > 4 || !is(w, INTERJECTIONS) {
+                if in_clause > 4 || !is(w, &v.interjections) {
                     return false;
                 }
                 any = true;
@@ -351,12 +241,12 @@ const OPENERS: &[&str] = &[
 /// Whether `line` can be an intro line at all, from its first words: it starts with an
 /// interjection or an opener, or its first clause is a label (a colon within five words).
 /// Customer-facing first lines fail at their first word or clause, without the full reading.
-fn may_be_intro(line: &str) -> bool {
+fn may_be_intro(line: &str, v: &Words) -> bool {
     let mut words = 0;
     for token in tokens(line) {
         match token {
             Token::Word(w) => {
-                if words == 0 && (is(w, INTERJECTIONS) || is(w, OPENERS)) {
+                if words == 0 && (is(w, &v.interjections) || is(w, OPENERS)) {
                     return true;
                 }
                 words += 1;
@@ -371,18 +261,18 @@ fn may_be_intro(line: &str) -> bool {
     false
 }
 
-fn is_intro(line: &str) -> bool {
-    may_be_intro(line) && reads_as_intro(line)
+fn is_intro(line: &str, v: &Words) -> bool {
+    may_be_intro(line, v) && reads_as_intro(line, v)
 }
 
 /// The whole reading of [`is_intro`], without the shortcut.
-fn reads_as_intro(line: &str) -> bool {
+fn reads_as_intro(line: &str, v: &Words) -> bool {
     // Clauses before the one that speaks to the operator may only be interjections.
     clauses(line, |words, colon| {
-        if clause_is_intro(words, colon) {
+        if clause_is_intro(words, colon, v) {
             return Some(true);
         }
-        if words.iter().all(|w| is(w, INTERJECTIONS)) {
+        if words.iter().all(|w| is(w, &v.interjections)) {
             None
         } else {
             Some(false)
@@ -391,25 +281,25 @@ fn reads_as_intro(line: &str) -> bool {
     .unwrap_or(false)
 }
 
-fn clause_is_intro(words: &[&str], colon: bool) -> bool {
+fn clause_is_intro(words: &[&str], colon: bool, v: &Words) -> bool {
     // A label: "Draft reply:", "Response:", "Suggested response to the customer:", "Reply to
     // Sam:"; not "Response time:".
     if colon
         && words.len() <= 5
-        && words.iter().any(|w| is(w, STRONG))
+        && words.iter().any(|w| is(w, &v.strong))
         && (words
             .last()
-            .is_some_and(|w| is(w, STRONG) || is(w, &["customer", "user", "client"]))
-            || (is(words[0], STRONG) && words.get(1).is_some_and(|w| is(w, &["to", "for"]))))
+            .is_some_and(|w| is(w, &v.strong) || is(w, &["customer", "user", "client"]))
+            || (is(words[0], &v.strong) && words.get(1).is_some_and(|w| is(w, &["to", "for"]))))
     {
         return true;
     }
     // The opener may follow a few interjection words ("Sure thing, here's...").
     for j in 0..words.len().min(5) {
-        if let Some(found) = opener(words, j, colon) {
+        if let Some(found) = opener(words, j, colon, v) {
             return found;
         }
-        if !is(words[j], INTERJECTIONS) {
+        if !is(words[j], &v.interjections) {
             break;
         }
     }
@@ -417,7 +307,7 @@ fn clause_is_intro(words: &[&str], colon: bool) -> bool {
 }
 
 /// Looks for an opener at `words[j]`: `Some(verdict)` when one is there.
-fn opener(words: &[&str], j: usize, colon: bool) -> Option<bool> {
+fn opener(words: &[&str], j: usize, colon: bool, v: &Words) -> Option<bool> {
     let w = |k: usize| words.get(k).copied().unwrap_or("");
     let rest = |k: usize| words.get(k..).unwrap_or(&[]);
     // "here's", "here is", "here are"
@@ -457,7 +347,7 @@ fn opener(words: &[&str], j: usize, colon: bool) -> Option<bool> {
             });
             return Some(verdict);
         }
-        return Some(names_the_reply(rest(k), colon));
+        return Some(names_the_reply(rest(k), colon, v));
     }
     // "I've drafted", "I have written a reply", "I wrote a draft"
     let after_i = if eq(w(j), "i've") || eq(w(j), "ive") {
@@ -473,20 +363,20 @@ fn opener(words: &[&str], j: usize, colon: bool) -> Option<bool> {
         if eq(w(k), "drafted") || eq(w(k), "redrafted") {
             return Some(true);
         }
-        if is(w(k), WROTE) {
+        if is(w(k), &v.wrote) {
             let mut k = k + 1;
             // "put together", "come up with"
             while is(w(k), &["together", "up", "with"]) {
                 k += 1;
             }
-            return Some(names_the_reply(rest(k), colon));
+            return Some(names_the_reply(rest(k), colon, v));
         }
     }
     None
 }
 
 /// Whether `words` (what follows "here is") start with a noun phrase naming the reply.
-fn names_the_reply(words: &[&str], colon: bool) -> bool {
+fn names_the_reply(words: &[&str], colon: bool, v: &Words) -> bool {
     let mut your = false;
     let mut styled = false;
     for (idx, &w) in words.iter().enumerate().take(7) {
@@ -496,11 +386,11 @@ fn names_the_reply(words: &[&str], colon: bool) -> bool {
         if eq(w, "your") {
             your = true;
         }
-        let strong = is(w, STRONG);
-        let weak = is(w, WEAK);
+        let strong = is(w, &v.strong);
+        let weak = is(w, &v.weak);
         if strong || weak {
             let after = &words[idx + 1..];
-            let next_is_strong = after.first().is_some_and(|n| is(n, STRONG));
+            let next_is_strong = after.first().is_some_and(|n| is(n, &v.strong));
             if after.first().is_some_and(|n| eq(n, "from")) {
                 // "a reply from our billing team"
                 return false;
@@ -513,12 +403,12 @@ fn names_the_reply(words: &[&str], colon: bool) -> bool {
             }
             return styled
                 || (colon && after.is_empty())
-                || after.iter().take(8).any(|n| is(n, QUALIFIERS));
+                || after.iter().take(8).any(|n| is(n, &v.qualifiers));
         }
-        if is(w, STYLE) {
+        if is(w, &v.style) {
             styled = true;
         }
-        if is(w, STOPS) {
+        if is(w, &v.stops) {
             return false;
         }
     }
@@ -531,18 +421,19 @@ mod tests {
 
     use super::*;
 
-    fn found(text: &str) -> Option<&str> {
-        let mut out = None;
-        run(text, &mut |r: Range<usize>, _| out = Some(&text[r]));
-        out
+    /// The embedded word lists (`rules/draft-words.toml`).
+    fn builtin() -> Words {
+        Words::from(&crate::rules::builtin_vocabulary(&[
+            "rules/draft-words.toml",
+        ]))
     }
 
-    #[test]
-    fn the_word_byte_table_is_letters_digits_apostrophes_and_hyphens() {
-        for c in 0..=255u8 {
-            let want = c.is_ascii_alphanumeric() || c == b'\'' || c == b'-';
-            assert_eq!(is_word_byte(c), want, "{c:#04x}");
-        }
+    fn found(text: &str) -> Option<&str> {
+        let mut out = None;
+        run(text, &builtin(), &mut |r: Range<usize>, _| {
+            out = Some(&text[r])
+        });
+        out
     }
 
     #[test]
@@ -688,7 +579,7 @@ mod tests {
         /// The shortcut only turns away lines the full reading turns away.
         #[test]
         fn the_shortcut_agrees_with_the_full_reading(line in line_strategy()) {
-            proptest::prop_assert_eq!(is_intro(&line), reads_as_intro(&line), "{:?}", line);
+            proptest::prop_assert_eq!(is_intro(&line, &builtin()), reads_as_intro(&line, &builtin()), "{:?}", line);
         }
 
         /// The lazy interjection test says what the clause-by-clause definition says.
@@ -697,11 +588,11 @@ mod tests {
             let mut any = false;
             let by_clauses = clauses(&line, |words, _| {
                 any = true;
-                (words.len() > 4 || !words.iter().all(|w| is(w, INTERJECTIONS))).then_some(())
+                (words.len() > 4 || !words.iter().all(|w| is(w, &builtin().interjections))).then_some(())
             })
             .is_none()
                 && any;
-            proptest::prop_assert_eq!(is_interjection(&line), by_clauses, "{:?}", line);
+            proptest::prop_assert_eq!(is_interjection(&line, &builtin()), by_clauses, "{:?}", line);
         }
     }
 

@@ -16,16 +16,16 @@ use std::any::Any;
 use std::ops::Range;
 
 pub(crate) use crate::rules::Emit;
-use crate::rules::{Check, Checks, Pass};
+use crate::rules::{Check, Checks, Pass, Vocabulary};
 use crate::screen::Context;
 
-/// The draft checks, by the names rule files use in `check = "..."`. Adding a check is its
-/// file, its rule-file entry and a line here.
-pub(crate) fn registry() -> Checks {
+/// The draft checks, by the names rule files use in `check = "..."`, made with the word lists
+/// of the loaded rule files. Adding a check is its file, its rule-file entry and a line here.
+pub(crate) fn registry(vocabulary: &Vocabulary) -> Checks {
     Checks::default()
         .with("foreign_id", ForeignId)
         .with("placeholder", Placeholder)
-        .with("intro_line", IntroLine)
+        .with("intro_line", IntroLine(intro_line::Words::from(vocabulary)))
         .with("email", Email)
         .with("long_number", LongNumber)
         .with("promise", Promise)
@@ -68,10 +68,13 @@ impl Check for Placeholder {
 }
 
 #[derive(Debug)]
-struct IntroLine;
+struct IntroLine(intro_line::Words);
 impl Check for IntroLine {
+    fn word_lists(&self) -> &'static [&'static str] {
+        intro_line::Words::LISTS
+    }
     fn run(&self, pass: &Pass<'_, '_>, emit: &mut Emit<'_>) {
-        intro_line::run(pass.text(), emit);
+        intro_line::run(pass.text(), &self.0, emit);
     }
 }
 
@@ -139,7 +142,7 @@ mod tests {
 
     #[test]
     fn anchored_checks_have_words_to_look_for() {
-        let checks = registry();
+        let checks = registry(&Vocabulary::default());
         for name in ["promise", "placeholder"] {
             let words = checks.get(name).expect("registered").anchor_words();
             assert!(!words.is_empty(), "{name}");
@@ -150,11 +153,16 @@ mod tests {
     /// Every `check = "..."` in the embedded rule files names a registered check.
     #[test]
     fn every_named_check_is_registered() {
-        let checks = registry();
+        let checks = registry(&Vocabulary::default());
         let mut named = 0;
         for (file, source) in crate::rules::BUILTIN_RULE_FILES {
             let table: toml::Table = toml::from_str(source).expect("parses");
-            for rule in table["rule"].as_array().expect("rules") {
+            for rule in table
+                .get("rule")
+                .and_then(|r| r.as_array())
+                .into_iter()
+                .flatten()
+            {
                 if let Some(name) = rule.get("check").and_then(|c| c.as_str()) {
                     assert!(checks.get(name).is_some(), "{file}: {name}");
                     named += 1;

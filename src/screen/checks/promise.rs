@@ -28,6 +28,7 @@
 use std::ops::Range;
 
 use super::Emit;
+use crate::rules::{next_word, prev_word};
 
 /// Anchor words, matched in lower case, Capitalised and ALL CAPS.
 const ANCHOR_WORDS: &[&str] = &[
@@ -271,37 +272,6 @@ fn run_at(b: &[u8], offsets: impl Iterator<Item = usize>, emit: &mut Emit<'_>) {
             emit(span, Some(note.to_owned()));
         }
     }
-}
-
-fn is_word_byte(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'\'' || c == b'-'
-}
-
-/// The word after `pos` (one space allowed before it); `None` at punctuation or the end.
-fn next_word(b: &[u8], pos: usize) -> Option<Range<usize>> {
-    let mut s = pos;
-    if b.get(s) == Some(&b' ') {
-        s += 1;
-    }
-    let mut e = s;
-    while e < b.len() && is_word_byte(b[e]) {
-        e += 1;
-    }
-    (e > s).then_some(s..e)
-}
-
-/// The word before `pos` (one space allowed after it), not reaching below `floor`; `None` at
-/// punctuation, at the start or at `floor`.
-fn prev_word(b: &[u8], pos: usize, floor: usize) -> Option<Range<usize>> {
-    let mut e = pos;
-    if e > floor && b[e - 1] == b' ' {
-        e -= 1;
-    }
-    let mut s = e;
-    while s > floor && is_word_byte(b[s - 1]) {
-        s -= 1;
-    }
-    (e > s).then_some(s..e)
 }
 
 fn is(b: &[u8], w: &Range<usize>, word: &str) -> bool {
