@@ -1,0 +1,325 @@
+//! `Screener`: the compiled draft screener, its batch call and its pickling.
+
+use std::path::PathBuf;
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedStr;
+use pyo3::types::{PyDict, PyList, PyTuple};
+
+use crate::error::{Ctx, PalisadeError, at_index, guarded, panic_error, raise, to_py};
+use crate::types::Report;
+
+/// Below this many drafts a batch is screened on the calling thread: starting threads costs
+/// more than it saves.
+const MIN_PARALLEL_BATCH: usize = 16;
+
+/// Screens drafted replies before the human approval step.
+///
+/// Build it once (rule files are read, compiled and their examples run here; every problem
+/// is a ``PalisadeError`` naming file, line and rule id), then call ``screen`` from any
+/// number of threads: it releases the GIL while it works. ``screen_many`` screens a batch on
+/// every core. A ``Screener`` pickles as its construction arguments and is rebuilt in the
+/// process that unpickles it (rule file paths must be readable there).
+///
+/// Args:
+///     rules: paths of extra rule files (the format of ``rules/README.md``).
+///     severities: rule id -> ``"block"`` or ``"notice"``, overriding a rule's severity.
+///     max_words: word limit of a draft (default 80).
+///     max_input_bytes: largest draft accepted, in UTF-8 bytes (default 1 MiB).
+#[pyclass(frozen, module = "palisade", name = "Screener")]
+pub(crate) struct Screener {
+    inner: palisade::Screener,
+    rules: Vec<PathBuf>,
+    severities: Vec<(String, String)>,
+    max_words: Option<usize>,
+    max_input_bytes: Option<usize>,
+}
+
+/// One draft of a batch, ready to screen without the GIL.
+struct Job {
+    ctx: palisade::Context,
+    draft: PyBackedStr,
+}
+
+fn severity_of(py: Python<'_>, rule: &str, value: &str) -> PyResult<palisade::Severity> {
+    match value {
+        "block" => Ok(palisade::Severity::Block),
+        "notice" => Ok(palisade::Severity::Notice),
+        other => Err(raise::<PalisadeError>(
+            py,
+            format!("severity of rule {rule}: {other:?} is not \"block\" or \"notice\""),
+            &[
+                Ctx::Str("rule", rule.to_owned()),
+                Ctx::Str("setting", "severities".to_owned()),
+            ],
+        )),
+    }
+}
+
+impl Screener {
+    fn context(
+        &self,
+        py: Python<'_>,
+        ticket_id: Option<&str>,
+        allow_ids: &[String],
+        allow_emails: &[String],
+        max_words: Option<usize>,
+    ) -> PyResult<palisade::Context> {
+        let mut ctx = match ticket_id {
+            Some(id) => palisade::Context::new(id).map_err(|e| to_py(py, e))?,
+            None => palisade::Context::without_ticket(),
+        };
+        for id in allow_ids {
+            ctx = ctx.allow_id(id).map_err(|e| to_py(py, e))?;
+        }
+        for email in allow_emails {
+            ctx = ctx.allow_email(email);
+        }
+        if let Some(n) = max_words.or(self.max_words) {
+            ctx = ctx.max_words(n);
+        }
+        Ok(ctx)
+    }
+
+    /// Reads one batch item: a mapping with the keywords of `screen` and the draft under
+    /// `draft` (or `text`, as in the CLI's JSON lines).
+    fn job(&self, py: Python<'_>, item: &Bound<'_, PyAny>) -> PyResult<Job> {
+        if !item.hasattr("keys")? {
+            return Err(PyTypeError::new_err("an item must be a mapping (a dict)"));
+        }
+        let get = |key: &str| -> PyResult<Option<Bound<'_, PyAny>>> {
+            match item.get_item(key) {
+                Ok(v) if v.is_none() => Ok(None),
+                Ok(v) => Ok(Some(v)),
+                Err(e) if e.is_instance_of::<pyo3::exceptions::PyKeyError>(py) => Ok(None),
+                Err(e) => Err(e),
+            }
+        };
+        let draft = match (get("draft")?, get("text")?) {
+            (Some(d), None) | (None, Some(d)) => d.extract::<PyBackedStr>()?,
+            (Some(_), Some(_)) => {
+                return Err(PyTypeError::new_err(
+                    "give the draft as \"draft\" or \"text\", not both",
+                ));
+            }
+            (None, None) => return Err(PyTypeError::new_err("missing key \"draft\"")),
+        };
+        let ticket_id: Option<String> = match item.get_item("ticket_id") {
+            Ok(v) => v.extract()?,
+            Err(_) => return Err(PyTypeError::new_err("missing key \"ticket_id\"")),
+        };
+        let list = |key: &str| -> PyResult<Vec<String>> {
+            match get(key)? {
+                Some(v) if v.is_instance_of::<pyo3::types::PyString>() => {
+                    Err(PyTypeError::new_err(format!(
+                        "\"{key}\" must be a list of strings, not a string"
+                    )))
+                }
+                Some(v) => v.extract(),
+                None => Ok(Vec::new()),
+            }
+        };
+        let allow_ids = list("allow_ids")?;
+        let allow_emails = list("allow_emails")?;
+        let max_words: Option<usize> = get("max_words")?.map(|v| v.extract()).transpose()?;
+        let ctx = self.context(
+            py,
+            ticket_id.as_deref(),
+            &allow_ids,
+            &allow_emails,
+            max_words,
+        )?;
+        Ok(Job { ctx, draft })
+    }
+}
+
+/// Screens jobs in order on up to `threads` threads.
+fn run_jobs(
+    screener: &palisade::Screener,
+    jobs: &[Job],
+    threads: usize,
+) -> Vec<Result<palisade::Result<palisade::Report>, String>> {
+    let one = |j: &Job| guarded(|| screener.screen(&j.ctx, &j.draft));
+    if threads <= 1 || jobs.len() < MIN_PARALLEL_BATCH {
+        return jobs.iter().map(one).collect();
+    }
+    let per = jobs.len().div_ceil(threads);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = jobs
+            .chunks(per)
+            .map(|chunk| s.spawn(move || chunk.iter().map(one).collect::<Vec<_>>()))
+            .collect();
+        handles
+            .into_iter()
+            .zip(jobs.chunks(per))
+            .flat_map(|(h, chunk)| match h.join() {
+                Ok(v) => v,
+                // `one` catches panics; this arm is for a thread that could not finish at all.
+                Err(_) => chunk
+                    .iter()
+                    .map(|_| Err("internal error in palisade: worker thread failed".to_owned()))
+                    .collect(),
+            })
+            .collect()
+    })
+}
+
+#[pymethods]
+impl Screener {
+    #[new]
+    #[pyo3(signature = (*, rules = Vec::new(), severities = None, max_words = None, max_input_bytes = None))]
+    fn new(
+        py: Python<'_>,
+        rules: Vec<PathBuf>,
+        severities: Option<Bound<'_, PyDict>>,
+        max_words: Option<usize>,
+        max_input_bytes: Option<usize>,
+    ) -> PyResult<Self> {
+        let mut pairs = Vec::new();
+        if let Some(map) = severities {
+            for (k, v) in map.iter() {
+                pairs.push((k.extract::<String>()?, v.extract::<String>()?));
+            }
+        }
+        let mut builder = palisade::Screener::builder();
+        for path in &rules {
+            builder = builder.rules_file(path);
+        }
+        for (rule, value) in &pairs {
+            builder = builder.severity(rule.clone(), severity_of(py, rule, value)?);
+        }
+        if let Some(n) = max_input_bytes {
+            builder = builder.max_input_bytes(n);
+        }
+        let inner = if rules.is_empty() && pairs.is_empty() && max_input_bytes.is_none() {
+            palisade::Screener::new()
+        } else {
+            py.detach(|| guarded(|| builder.build()))
+                .map_err(|m| panic_error(py, m))?
+                .map_err(|e| to_py(py, e))?
+        };
+        Ok(Screener {
+            inner,
+            rules,
+            severities: pairs,
+            max_words,
+            max_input_bytes,
+        })
+    }
+
+    /// Screens one drafted reply.
+    ///
+    /// Args:
+    ///     draft: the reply the model wrote.
+    ///     ticket_id: this ticket's id (a UUID, any form); ``None`` makes every UUID foreign.
+    ///     allow_ids: other ids that belong to this ticket (linked tickets, the order).
+    ///     allow_emails: addresses (``support@example.com``) or domains (``@example.com``)
+    ///         the draft may contain.
+    ///
+    /// Returns a ``Report``. Raises ``InvalidIdError`` for an id that is not a UUID and
+    /// ``InputTooLargeError`` for a draft over the input limit.
+    #[pyo3(signature = (draft, *, ticket_id, allow_ids = Vec::new(), allow_emails = Vec::new()))]
+    fn screen(
+        &self,
+        py: Python<'_>,
+        draft: PyBackedStr,
+        ticket_id: Option<String>,
+        allow_ids: Vec<String>,
+        allow_emails: Vec<String>,
+    ) -> PyResult<Report> {
+        let ctx = self.context(py, ticket_id.as_deref(), &allow_ids, &allow_emails, None)?;
+        let screener = &self.inner;
+        let out = py.detach(|| guarded(|| screener.screen(&ctx, &draft)));
+        let report = out
+            .map_err(|m| panic_error(py, m))?
+            .map_err(|e| to_py(py, e))?;
+        Report::new(py, report, draft)
+    }
+
+    /// Screens many drafts on every core, with the GIL released, and returns the reports
+    /// in input order.
+    ///
+    /// ``items`` is an iterable of mappings with the keywords of ``screen``: ``draft`` (or
+    /// ``text``, as in the CLI's JSON lines), ``ticket_id``, and optionally ``allow_ids``,
+    /// ``allow_emails`` and ``max_words``. A bad item raises before anything is screened;
+    /// the exception's ``index`` names the item.
+    fn screen_many<'py>(
+        &self,
+        py: Python<'py>,
+        items: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let mut jobs = Vec::new();
+        for (i, item) in items.try_iter()?.enumerate() {
+            let item = item.map_err(|e| at_index(py, e, i))?;
+            jobs.push(self.job(py, &item).map_err(|e| at_index(py, e, i))?);
+        }
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let screener = &self.inner;
+        let results = py.detach(|| run_jobs(screener, &jobs, threads));
+        let list = PyList::empty(py);
+        for (i, (result, job)) in results.into_iter().zip(jobs).enumerate() {
+            let report = result
+                .map_err(|m| at_index(py, panic_error(py, m), i))?
+                .map_err(|e| at_index(py, to_py(py, e), i))?;
+            list.append(Report::new(py, report, job.draft)?)?;
+        }
+        Ok(list)
+    }
+
+    /// The loaded rules as dicts: ``id``, ``kind``, ``severity``, ``status``, ``description``.
+    fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let list = PyList::empty(py);
+        for r in self.inner.rules() {
+            let d = PyDict::new(py);
+            d.set_item("id", &r.id)?;
+            d.set_item("kind", r.kind.as_str())?;
+            d.set_item("severity", r.severity.as_str())?;
+            d.set_item("status", format!("{:?}", r.status).to_lowercase())?;
+            d.set_item("description", &r.description)?;
+            list.append(d)?;
+        }
+        Ok(list)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Screener(rules={}, severities={}, max_words={:?})",
+            self.rules.len(),
+            self.severities.len(),
+            self.max_words
+        )
+    }
+
+    /// Pickles as the construction arguments; unpickling rebuilds (and re-validates) it.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let kwargs = PyDict::new(py);
+        let rules: Vec<String> = self
+            .rules
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect();
+        kwargs.set_item("rules", rules)?;
+        let sev = PyDict::new(py);
+        for (k, v) in &self.severities {
+            sev.set_item(k, v)?;
+        }
+        kwargs.set_item("severities", sev)?;
+        kwargs.set_item("max_words", self.max_words)?;
+        kwargs.set_item("max_input_bytes", self.max_input_bytes)?;
+        let rebuild = py.import("palisade._palisade")?.getattr("_screener")?;
+        Ok((rebuild, PyTuple::new(py, [kwargs])?))
+    }
+}
+
+/// Rebuilds a pickled `Screener` from its construction arguments.
+#[pyfunction]
+pub(crate) fn _screener<'py>(
+    py: Python<'py>,
+    kwargs: Bound<'py, PyDict>,
+) -> PyResult<Bound<'py, PyAny>> {
+    py.get_type::<Screener>().call((), Some(&kwargs))
+}
