@@ -85,6 +85,15 @@ impl Detector {
         DetectorBuilder::default()
     }
 
+    /// Whether a rule with this id, or of this kind, is loaded.
+    pub(crate) fn has_rule_or_kind(&self, name: &str) -> bool {
+        self.inner
+            .rules
+            .rules()
+            .iter()
+            .any(|r| r.info.id == name || r.info.kind.as_str() == name)
+    }
+
     fn limited<'t>(&self, text: &'t str) -> Result<(&'t str, Option<Finding>)> {
         self.inner.limit.apply(text, Severity::Notice)
     }

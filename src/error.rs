@@ -105,11 +105,42 @@ pub enum Error {
         /// The reason.
         reason: String,
     },
-    /// A ticket id or allowed id is not a UUID.
-    #[error("invalid id {value:?}: not a UUID")]
+    /// A ticket id or allowed id is not acceptable (empty, or with whitespace).
+    #[error("invalid id {value:?}: {reason}")]
     InvalidId {
         /// The value (ids are not secrets).
         value: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A builder or policy setting has a bad value (a bad foreign-id pattern, a number with no
+    /// digits, a bad fence source).
+    #[error("{setting}: {reason}")]
+    InvalidSetting {
+        /// The setting or policy key, such as `foreign_id_pattern`.
+        setting: String,
+        /// What is wrong with its value.
+        reason: String,
+    },
+    /// A policy file could not be read from disk.
+    #[error("cannot read policy file {path}: {reason}")]
+    PolicyFileRead {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's reason.
+        reason: String,
+    },
+    /// A policy file is not valid TOML, has an unknown key or a bad value.
+    #[error("{file}:{line}:{column}: {reason}")]
+    PolicySyntax {
+        /// The file name as given.
+        file: String,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What is wrong (an unknown key is named).
+        reason: String,
     },
 }
 

@@ -115,6 +115,7 @@ mod fence;
 mod finding;
 mod limit;
 mod normalize;
+mod policy;
 mod rules;
 mod screen;
 
@@ -125,6 +126,7 @@ pub use fence::{Cleaned, Fence, Fenced, SENTINELS};
 pub use finding::{Finding, Kind, Severity};
 pub use limit::DEFAULT_MAX_INPUT_BYTES;
 pub use normalize::Normalized;
+pub use policy::{Level, Policy};
 pub use rules::{RuleInfo, Status};
 pub use screen::context_defaults::DEFAULT_MAX_WORDS;
 pub use screen::{Context, ExampleProblem, Report, Screener, ScreenerBuilder};

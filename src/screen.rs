@@ -44,6 +44,16 @@ pub struct Screener {
 struct Inner {
     rules: RuleSet,
     limit: InputLimit,
+    foreign: Option<ForeignPattern>,
+}
+
+/// Other tickets' ids of a deployment's own shape (`#\d{5,}`), reported under the rule that
+/// runs the UUID check, with its severity and message.
+struct ForeignPattern {
+    regex: regex::Regex,
+    rule: String,
+    severity: Severity,
+    message: String,
 }
 
 impl std::fmt::Debug for Screener {
@@ -126,8 +136,21 @@ impl Screener {
             findings.extend(hidden_text_findings(draft).into_iter().map(|h| h.finding));
         }
         self.scan_decoded(&view, long_run, &mut findings);
+        if let Some(foreign) = &self.inner.foreign {
+            for m in foreign.regex.find_iter(view.as_str()) {
+                if !ctx.id_text_allowed(m.as_str()) {
+                    findings.push(Finding::new(
+                        foreign.rule.clone(),
+                        Kind::ForeignId,
+                        foreign.severity,
+                        view.to_original(m.range()),
+                        format!("{} (matches foreign_id_pattern)", foreign.message),
+                    ));
+                }
+            }
+        }
         findings.extend(truncated);
-        Ok(Report::new(tidy(findings)))
+        Ok(Report::new(tidy(findings), draft))
     }
 
     /// Runs the credential rules over base64, hex and percent-encoded runs (bounded; see
@@ -265,6 +288,7 @@ pub struct ScreenerBuilder {
     max_input_bytes: Option<usize>,
     truncate: bool,
     limits: PatternLimits,
+    foreign_id_pattern: Option<String>,
 }
 
 impl std::fmt::Debug for ScreenerBuilder {
@@ -314,26 +338,52 @@ impl ScreenerBuilder {
         self
     }
 
-    /// Overrides a rule's severity. An unknown id is an error in `build`.
+    /// Overrides a rule's severity. `rule` is a rule id or a kind (`email`: every rule of
+    /// that kind). A name that matches no rule is an error in `build`.
     ///
     /// ```
     /// # use palisade::Severity;
     /// assert!(palisade::Screener::builder().severity("no.such-rule", Severity::Notice).build().is_err());
+    /// let s = palisade::Screener::builder().severity("long_number", Severity::Notice).build()?;
+    /// assert!(s.rules().filter(|r| r.kind.as_str() == "long_number").all(|r| r.severity == Severity::Notice));
+    /// # Ok::<(), palisade::Error>(())
     /// ```
     pub fn severity(mut self, rule: impl Into<String>, severity: Severity) -> Self {
         self.severities.push((rule.into(), severity));
         self
     }
 
-    /// Turns a rule off. An unknown id is an error in `build`.
+    /// Turns a rule off. `rule` is a rule id or a kind (`promise`: every rule of that kind).
+    /// A name that matches no rule is an error in `build`.
     ///
     /// ```
-    /// let s = palisade::Screener::builder().disable("draft.length").build()?;
-    /// assert!(!s.rules().any(|r| r.id == "draft.length"));
+    /// let s = palisade::Screener::builder().disable("draft.length").disable("promise").build()?;
+    /// assert!(!s.rules().any(|r| r.id == "draft.length" || r.kind.as_str() == "promise"));
     /// # Ok::<(), palisade::Error>(())
     /// ```
     pub fn disable(mut self, rule: impl Into<String>) -> Self {
         self.disabled.push(rule.into());
+        self
+    }
+
+    /// Other tickets' ids, besides UUIDs: a regex for the shape of this helpdesk's ticket ids
+    /// (`#\d{5,}`, `ORD-\d+`). A match that is not the context's ticket id, an allowed id
+    /// or an id the customer wrote in the ticket is reported as a foreign id, under the rule
+    /// that runs the `foreign_id` check (so its severity and `disable` apply). A bad regex is
+    /// an error in `build`, naming the setting.
+    ///
+    /// ```
+    /// use palisade::{Context, Kind, Screener};
+    /// let s = Screener::builder().foreign_id_pattern(r"#\d{5,}").build()?;
+    /// let ctx = Context::new("#48213")?;
+    /// let report = s.screen(&ctx, "Your ticket #48213 is linked to #55120.")?;
+    /// assert_eq!(report.findings().len(), 1);
+    /// assert_eq!(report.findings()[0].kind(), Kind::ForeignId);
+    /// assert!(Screener::builder().foreign_id_pattern("(").build().is_err());
+    /// # Ok::<(), palisade::Error>(())
+    /// ```
+    pub fn foreign_id_pattern(mut self, pattern: impl Into<String>) -> Self {
+        self.foreign_id_pattern = Some(pattern.into());
         self
     }
 
@@ -409,27 +459,65 @@ impl ScreenerBuilder {
     }
 
     fn assemble(&self, mut all: Vec<CompiledRule>) -> Result<RuleSet> {
-        for id in &self.disabled {
+        // A name is a rule id or a kind.
+        let named =
+            |r: &CompiledRule, name: &str| r.info.id == name || r.info.kind.as_str() == name;
+        for name in &self.disabled {
             let before = all.len();
-            all.retain(|r| &r.info.id != id);
+            all.retain(|r| !named(r, name));
             if all.len() == before {
                 return Err(Error::UnknownRule {
-                    rule: id.clone(),
+                    rule: name.clone(),
                     setting: "disable",
                 });
             }
         }
-        for (id, severity) in &self.severities {
-            let rule =
-                all.iter_mut()
-                    .find(|r| &r.info.id == id)
-                    .ok_or_else(|| Error::UnknownRule {
-                        rule: id.clone(),
-                        setting: "severity",
-                    })?;
-            rule.info.severity = *severity;
+        for (name, severity) in &self.severities {
+            let mut any = false;
+            for rule in all.iter_mut().filter(|r| named(r, name)) {
+                rule.info.severity = *severity;
+                any = true;
+            }
+            if !any {
+                return Err(Error::UnknownRule {
+                    rule: name.clone(),
+                    setting: "severity",
+                });
+            }
         }
         RuleSet::new(all)
+    }
+
+    /// The foreign-id pattern compiled, tied to the rule that runs the `foreign_id` check
+    /// (none when that rule is disabled or absent).
+    fn foreign_pattern(&self, rules: &RuleSet) -> Result<Option<ForeignPattern>> {
+        let Some(pattern) = &self.foreign_id_pattern else {
+            return Ok(None);
+        };
+        let regex = regex::RegexBuilder::new(pattern)
+            .size_limit(1 << 20)
+            .dfa_size_limit(1 << 20)
+            .build()
+            .map_err(|e| Error::InvalidSetting {
+                setting: "foreign_id_pattern".to_owned(),
+                reason: e.to_string(),
+            })?;
+        if regex.is_match("") {
+            return Err(Error::InvalidSetting {
+                setting: "foreign_id_pattern".to_owned(),
+                reason: "matches the empty string".to_owned(),
+            });
+        }
+        Ok(rules
+            .rules()
+            .iter()
+            .find(|r| r.check == Some(crate::rules::schema::CheckName::ForeignId))
+            .map(|r| ForeignPattern {
+                regex,
+                rule: r.info.id.clone(),
+                severity: r.info.severity,
+                message: r.message.clone(),
+            }))
     }
 
     /// Builds the rule set, keeping the rules `keep` accepts; with `check`, the added files'
@@ -457,10 +545,12 @@ impl ScreenerBuilder {
 
     fn build_checked(self, check: bool) -> Result<Screener> {
         let rules = self.build_rule_set(check, &|_| true)?;
+        let foreign = self.foreign_pattern(&rules)?;
         Ok(Screener {
             inner: Arc::new(Inner {
                 rules,
                 limit: self.input_limit(),
+                foreign,
             }),
         })
     }

@@ -1,4 +1,7 @@
-//! What a draft is screened against: this ticket's ids, allowed addresses, the word limit.
+//! What a draft is screened against: this ticket's ids and text, allowed addresses and
+//! numbers, the word limit.
+
+use std::sync::Arc;
 
 use uuid::Uuid;
 
@@ -6,48 +9,169 @@ use crate::error::{Error, Result};
 
 /// Per-draft facts the checks need.
 ///
-/// Ids are compared by value: hyphenated, braced, `urn:uuid:` and simple forms, in either
-/// case, are the same id.
+/// A ticket id is any non-empty text without whitespace (`48213`, `#48213`, `ORD-31415`, a
+/// UUID). UUIDs are compared by value: hyphenated, braced, `urn:uuid:` and simple forms, in
+/// either case, are the same id. Other ids are compared by their letters and digits, case
+/// ignored, so `#48213` and `48213`, or `ORD-31415` and `ord31415`, are one id.
+///
+/// With the ticket's text ([`ticket_text`](Self::ticket_text)), a draft may repeat the
+/// numbers, ids and email addresses the customer wrote, except numbers shaped like a card
+/// (passing the Luhn check) or an IBAN, which still block: the customer may have pasted them
+/// by mistake, and a reply should not carry them back.
 ///
 /// ```
 /// use palisade::Context;
-/// let ctx = Context::new("6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f")?
+/// let ctx = Context::new("#48213")?
 ///     .allow_id("{0F0E0D0C-0B0A-4908-8706-050403020100}")?
 ///     .allow_email("support@example.com")
-///     .allow_email("@help.example.com")
+///     .allow_email("*@help.example.com")
+///     .allow_number("0800 123 4567")?
+///     .ticket_text("My order 7731 9902 never came; write to jane@example.org.")
 ///     .max_words(120);
 /// assert_eq!(ctx.word_limit(), 120);
+/// assert!(ctx.email_allowed("jane@example.org"));
+/// assert!(ctx.number_allowed("77319902", false));
 /// # Ok::<(), palisade::Error>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Context {
-    ticket_id: Option<Uuid>,
-    allowed_ids: Vec<Uuid>,
+    ticket_id: Option<Id>,
+    allowed_ids: Vec<Id>,
     allowed_emails: Vec<String>,
+    /// Digits only.
+    allowed_numbers: Vec<String>,
+    ticket: Option<Arc<TicketText>>,
+    allow_from_ticket: bool,
     max_words: usize,
+}
+
+impl std::fmt::Debug for Context {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Written by hand: the ticket text may hold a secret the customer pasted, so only its
+        // length is shown.
+        f.debug_struct("Context")
+            .field("ticket_id", &self.ticket_id.as_ref().map(|i| &i.text))
+            .field("allowed_ids", &self.allowed_ids.len())
+            .field("allowed_emails", &self.allowed_emails)
+            .field("allowed_numbers", &self.allowed_numbers.len())
+            .field(
+                "ticket_text_bytes",
+                &self.ticket.as_ref().map(|t| t.lower.len()),
+            )
+            .field("allow_from_ticket", &self.allow_from_ticket)
+            .field("max_words", &self.max_words)
+            .finish()
+    }
 }
 
 /// The default word limit of a draft.
 pub const DEFAULT_MAX_WORDS: usize = 80;
 
-fn parse_id(value: &str) -> Result<Uuid> {
-    Uuid::parse_str(value.trim()).map_err(|_| Error::InvalidId {
+/// The longest id accepted (ids are not prose).
+const MAX_ID_LEN: usize = 256;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Id {
+    text: String,
+    /// Letters and digits, lower-cased.
+    key: String,
+    uuid: Option<Uuid>,
+}
+
+fn id_key(id: &str) -> String {
+    id.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+fn parse_id(value: &str) -> Result<Id> {
+    let bad = |reason: &str| Error::InvalidId {
         value: value.chars().take(80).collect(),
+        reason: reason.to_owned(),
+    };
+    let text = value.trim();
+    if text.is_empty() {
+        return Err(bad("empty"));
+    }
+    if text.chars().any(char::is_whitespace) {
+        return Err(bad("contains whitespace"));
+    }
+    if text.len() > MAX_ID_LEN {
+        return Err(bad(&format!("over {MAX_ID_LEN} bytes")));
+    }
+    Ok(Id {
+        text: text.to_owned(),
+        key: id_key(text),
+        uuid: Uuid::parse_str(text).ok(),
     })
 }
 
+/// What the checks need of the ticket's text, worked out once per context.
+#[derive(Debug, PartialEq, Eq)]
+struct TicketText {
+    /// The text, ASCII lower-cased (for emails and ids).
+    lower: String,
+    /// The digits of every run of digits and number punctuation.
+    numbers: Vec<String>,
+}
+
+impl TicketText {
+    fn new(text: &str) -> Self {
+        let mut numbers = Vec::new();
+        let mut current = String::new();
+        for c in text.chars() {
+            if c.is_ascii_digit() {
+                current.push(c);
+            } else if !matches!(c, ' ' | '-' | '(' | ')' | '+' | '.' | '/') && !current.is_empty() {
+                numbers.push(std::mem::take(&mut current));
+            }
+        }
+        if !current.is_empty() {
+            numbers.push(current);
+        }
+        TicketText {
+            lower: text.to_ascii_lowercase(),
+            numbers,
+        }
+    }
+
+    /// Whether `needle` (lower case) occurs as a whole token: not glued to a letter, digit or
+    /// one of `glue` on either side.
+    fn has_token(&self, needle: &str, glue: &[u8]) -> bool {
+        if needle.is_empty() {
+            return false;
+        }
+        let hay = self.lower.as_bytes();
+        let joined = |c: u8| c.is_ascii_alphanumeric() || glue.contains(&c);
+        self.lower.match_indices(needle).any(|(at, _)| {
+            let end = at + needle.len();
+            let before_ok = at == 0 || !joined(hay[at - 1]);
+            // A sentence dot after the token is not part of it.
+            let after_ok = match hay.get(end) {
+                None => true,
+                Some(b'.') => !hay.get(end + 1).is_some_and(u8::is_ascii_alphanumeric),
+                Some(&c) => !joined(c),
+            };
+            before_ok && after_ok
+        })
+    }
+}
+
 impl Context {
-    /// A context for the ticket with this id (any UUID form).
+    /// A context for the ticket with this id: any non-empty text without whitespace.
     ///
     /// ```
-    /// assert!(palisade::Context::new("not-a-uuid").is_err());
+    /// use palisade::Context;
+    /// assert!(Context::new("ORD-31415").is_ok());
+    /// assert!(Context::new("#48213").is_ok());
+    /// assert!(Context::new("two words").is_err());
+    /// assert!(Context::new("").is_err());
     /// ```
     pub fn new(ticket_id: &str) -> Result<Self> {
         Ok(Context {
             ticket_id: Some(parse_id(ticket_id)?),
-            allowed_ids: Vec::new(),
-            allowed_emails: Vec::new(),
-            max_words: DEFAULT_MAX_WORDS,
+            ..Context::without_ticket()
         })
     }
 
@@ -61,15 +185,22 @@ impl Context {
             ticket_id: None,
             allowed_ids: Vec::new(),
             allowed_emails: Vec::new(),
+            allowed_numbers: Vec::new(),
+            ticket: None,
+            allow_from_ticket: true,
             max_words: DEFAULT_MAX_WORDS,
         }
     }
 
-    /// Allows another id that belongs to this ticket (a linked ticket, the order).
+    /// Allows another id that belongs to this ticket (a linked ticket, the order), in any
+    /// form [`new`](Self::new) takes.
     ///
     /// ```
     /// # use palisade::Context;
-    /// let ctx = Context::without_ticket().allow_id("urn:uuid:6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f")?;
+    /// let ctx = Context::without_ticket()
+    ///     .allow_id("urn:uuid:6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f")?
+    ///     .allow_id("#55120")?;
+    /// assert!(ctx.id_text_allowed("#55120"));
     /// # Ok::<(), palisade::Error>(())
     /// ```
     pub fn allow_id(mut self, id: &str) -> Result<Self> {
@@ -77,16 +208,73 @@ impl Context {
         Ok(self)
     }
 
-    /// Allows an email address (`support@example.com`) or a whole domain (`@example.com` or
-    /// `example.com`). Compared case-insensitively.
+    /// Allows an email address (`support@example.com`) or a whole domain (`@example.com`,
+    /// `*@example.com` or `example.com`). Compared case-insensitively.
     ///
     /// ```
     /// let ctx = palisade::Context::without_ticket().allow_email("Support@Example.com");
     /// assert!(ctx.email_allowed("support@example.com"));
     /// ```
     pub fn allow_email(mut self, address_or_domain: &str) -> Self {
-        self.allowed_emails
-            .push(address_or_domain.trim().to_ascii_lowercase());
+        let a = address_or_domain.trim().to_ascii_lowercase();
+        let a = a.strip_prefix('*').map_or(a.clone(), str::to_owned);
+        self.allowed_emails.push(a);
+        self
+    }
+
+    /// Allows a number (a hotline, the company's account): compared by its digits, so
+    /// `0800 123 4567` also allows `08001234567`. It must hold a digit.
+    ///
+    /// ```
+    /// let ctx = palisade::Context::without_ticket().allow_number("0800 123 4567")?;
+    /// assert!(ctx.number_allowed("08001234567", false));
+    /// assert!(palisade::Context::without_ticket().allow_number("none").is_err());
+    /// # Ok::<(), palisade::Error>(())
+    /// ```
+    pub fn allow_number(mut self, number: &str) -> Result<Self> {
+        let digits: String = number.chars().filter(char::is_ascii_digit).collect();
+        if digits.is_empty() {
+            return Err(Error::InvalidSetting {
+                setting: "allow_numbers".to_owned(),
+                reason: format!(
+                    "{:?} has no digits",
+                    number.chars().take(40).collect::<String>()
+                ),
+            });
+        }
+        self.allowed_numbers.push(digits);
+        Ok(self)
+    }
+
+    /// The text of the ticket the draft answers. Numbers, ids and email addresses the
+    /// customer wrote there may be repeated in the draft (unless
+    /// [`allow_from_ticket`](Self::allow_from_ticket) is off), except card numbers that pass
+    /// the Luhn check and IBANs.
+    ///
+    /// ```
+    /// use palisade::{Context, Screener};
+    /// let ctx = Context::new("48213")?.ticket_text("Where is order 55012377?");
+    /// let report = Screener::new().screen(&ctx, "Order 55012377 ships today.")?;
+    /// assert!(!report.is_blocked());
+    /// # Ok::<(), palisade::Error>(())
+    /// ```
+    pub fn ticket_text(mut self, text: &str) -> Self {
+        self.ticket = Some(Arc::new(TicketText::new(text)));
+        self
+    }
+
+    /// Whether what the customer wrote in the ticket text may be repeated (default: yes).
+    ///
+    /// ```
+    /// use palisade::{Context, Screener};
+    /// let ctx = Context::new("48213")?
+    ///     .ticket_text("Where is order 55012377?")
+    ///     .allow_from_ticket(false);
+    /// assert!(Screener::new().screen(&ctx, "Order 55012377 ships today.")?.is_blocked());
+    /// # Ok::<(), palisade::Error>(())
+    /// ```
+    pub fn allow_from_ticket(mut self, allow: bool) -> Self {
+        self.allow_from_ticket = allow;
         self
     }
 
@@ -100,15 +288,26 @@ impl Context {
         self
     }
 
-    /// The ticket's own id.
+    /// The ticket's own id, as given (trimmed).
+    ///
+    /// ```
+    /// let ctx = palisade::Context::new("ORD-31415")?;
+    /// assert_eq!(ctx.ticket_id(), Some("ORD-31415"));
+    /// # Ok::<(), palisade::Error>(())
+    /// ```
+    pub fn ticket_id(&self) -> Option<&str> {
+        self.ticket_id.as_ref().map(|i| i.text.as_str())
+    }
+
+    /// The ticket's own id when it is a UUID.
     ///
     /// ```
     /// let ctx = palisade::Context::new("6F1C2D3E4B5A4C6D8E7F9A0B1C2D3E4F")?;
-    /// assert_eq!(ctx.ticket_id().unwrap().to_string(), "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f");
+    /// assert_eq!(ctx.ticket_uuid().unwrap().to_string(), "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f");
     /// # Ok::<(), palisade::Error>(())
     /// ```
-    pub fn ticket_id(&self) -> Option<Uuid> {
-        self.ticket_id
+    pub fn ticket_uuid(&self) -> Option<Uuid> {
+        self.ticket_id.as_ref().and_then(|i| i.uuid)
     }
 
     /// The word limit.
@@ -120,7 +319,12 @@ impl Context {
         self.max_words
     }
 
-    /// Whether `id` is this ticket's or an allowed one.
+    fn usable_ticket(&self) -> Option<&TicketText> {
+        self.ticket.as_deref().filter(|_| self.allow_from_ticket)
+    }
+
+    /// Whether the UUID `id` is this ticket's, an allowed one, or one the customer wrote in
+    /// the ticket text.
     ///
     /// ```
     /// # use palisade::Context;
@@ -130,10 +334,46 @@ impl Context {
     /// # Ok::<(), palisade::Error>(())
     /// ```
     pub fn id_allowed(&self, id: Uuid) -> bool {
-        self.ticket_id == Some(id) || self.allowed_ids.contains(&id)
+        let listed = self
+            .ticket_id
+            .iter()
+            .chain(&self.allowed_ids)
+            .any(|i| i.uuid == Some(id));
+        listed
+            || self.usable_ticket().is_some_and(|t| {
+                let mut buf = Uuid::encode_buffer();
+                t.has_token(id.hyphenated().encode_lower(&mut buf), b"-_")
+                    || t.has_token(id.simple().encode_lower(&mut buf), b"-_")
+            })
     }
 
-    /// Whether an email address is allowed (exact address, or its domain or a parent domain).
+    /// Whether an id that is not a UUID (one matched by the screener's foreign-id pattern) is
+    /// this ticket's, an allowed one, or one the customer wrote in the ticket text. Compared
+    /// by letters and digits, case ignored.
+    ///
+    /// ```
+    /// let ctx = palisade::Context::new("48213")?.ticket_text("Same as #50001.");
+    /// assert!(ctx.id_text_allowed("#48213"));
+    /// assert!(ctx.id_text_allowed("#50001"));
+    /// assert!(!ctx.id_text_allowed("#55120"));
+    /// # Ok::<(), palisade::Error>(())
+    /// ```
+    pub fn id_text_allowed(&self, id: &str) -> bool {
+        let key = id_key(id);
+        if key.is_empty() {
+            return false;
+        }
+        self.ticket_id
+            .iter()
+            .chain(&self.allowed_ids)
+            .any(|i| i.key == key)
+            || self
+                .usable_ticket()
+                .is_some_and(|t| t.has_token(&id.to_ascii_lowercase(), b"_"))
+    }
+
+    /// Whether an email address is allowed: the exact address, its domain or a parent
+    /// domain is on the allow-list, or the customer wrote the address in the ticket text.
     ///
     /// ```
     /// let ctx = palisade::Context::without_ticket().allow_email("@example.com");
@@ -143,7 +383,7 @@ impl Context {
     pub fn email_allowed(&self, address: &str) -> bool {
         let address = address.to_ascii_lowercase();
         let domain = address.rsplit_once('@').map_or("", |(_, d)| d);
-        self.allowed_emails.iter().any(|allowed| {
+        let listed = self.allowed_emails.iter().any(|allowed| {
             if allowed.contains('@') && !allowed.starts_with('@') {
                 *allowed == address
             } else {
@@ -154,16 +394,90 @@ impl Context {
                             && domain.ends_with(d)
                             && domain.as_bytes()[domain.len() - d.len() - 1] == b'.'))
             }
-        })
+        });
+        listed
+            || self
+                .usable_ticket()
+                .is_some_and(|t| t.has_token(&address, b"._%+-@"))
+    }
+
+    /// Whether a number (its digits only) is allowed: it is on the allow-list, or the
+    /// customer wrote it in the ticket text and it is not `sensitive` (a card number that
+    /// passes the Luhn check, or an IBAN).
+    ///
+    /// ```
+    /// let ctx = palisade::Context::without_ticket().ticket_text("card 4111 1111 1111 1111, order 55012377");
+    /// assert!(ctx.number_allowed("55012377", false));
+    /// assert!(!ctx.number_allowed("4111111111111111", true));
+    /// ```
+    pub fn number_allowed(&self, digits: &str, sensitive: bool) -> bool {
+        if digits.is_empty() {
+            return false;
+        }
+        self.allowed_numbers.iter().any(|n| n == digits)
+            || (!sensitive
+                && self
+                    .usable_ticket()
+                    .is_some_and(|t| t.numbers.iter().any(|n| n.contains(digits))))
+    }
+
+    /// Whether [`number_allowed`](Self::number_allowed) can say yes to anything: the long
+    /// number check skips its per-number work otherwise.
+    pub(crate) fn allows_numbers(&self) -> bool {
+        !self.allowed_numbers.is_empty() || self.usable_ticket().is_some()
     }
 
     /// The context rule examples run with (documented in `rules/README.md`).
     pub(crate) fn example() -> Self {
         Context {
-            ticket_id: Uuid::parse_str("6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f").ok(),
-            allowed_ids: Vec::new(),
+            ticket_id: parse_id("6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f").ok(),
             allowed_emails: vec!["support@example.com".to_owned()],
-            max_words: DEFAULT_MAX_WORDS,
+            ..Context::without_ticket()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_of_any_form_compare_by_letters_and_digits() {
+        let ctx = Context::new("ORD-31415").unwrap();
+        assert!(ctx.id_text_allowed("ord31415"));
+        assert!(ctx.id_text_allowed("ORD-31415"));
+        assert!(!ctx.id_text_allowed("ORD-31416"));
+        assert!(!ctx.id_text_allowed("--"));
+        assert_eq!(ctx.ticket_uuid(), None);
+    }
+
+    #[test]
+    fn ticket_numbers_join_their_punctuation() {
+        let t = TicketText::new("Call 0412 345-678 or (02) 9876 5432. Order #1234, 2024.");
+        assert_eq!(t.numbers, ["0412345678", "0298765432", "1234", "2024"]);
+    }
+
+    #[test]
+    fn ticket_tokens_need_boundaries() {
+        let t = TicketText::new("Write to Jane@Example.org. Not xjane@example.org.uk");
+        assert!(t.has_token("jane@example.org", b"._%+-@"));
+        let t = TicketText::new("Not xjane@example.org.uk");
+        assert!(!t.has_token("jane@example.org", b"._%+-@"));
+    }
+
+    #[test]
+    fn allow_from_ticket_off_allows_nothing_from_it() {
+        let ctx = Context::without_ticket()
+            .ticket_text("jane@example.org 55012377")
+            .allow_from_ticket(false);
+        assert!(!ctx.email_allowed("jane@example.org"));
+        assert!(!ctx.number_allowed("55012377", false));
+        assert!(!ctx.allows_numbers());
+    }
+
+    #[test]
+    fn debug_does_not_show_the_ticket_text() {
+        let ctx = Context::without_ticket().ticket_text("password hunter2hunter2");
+        assert!(!format!("{ctx:?}").contains("hunter2"));
     }
 }

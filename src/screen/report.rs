@@ -15,16 +15,66 @@ use crate::finding::{Finding, Kind, Severity};
 /// assert_eq!(json["blocked"], true);
 /// # Ok::<(), palisade::Error>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Serialize, Deserialize)]
 pub struct Report {
     blocked: bool,
     findings: Vec<Finding>,
+    /// What each finding covers, for [`Report::feedback`]: `None` for credentials and for
+    /// anything overlapping one. A view of the draft, not data: not serialised, not compared,
+    /// not in `Debug`.
+    #[serde(skip)]
+    quotes: Vec<Option<String>>,
+}
+
+impl PartialEq for Report {
+    fn eq(&self, other: &Self) -> bool {
+        self.blocked == other.blocked && self.findings == other.findings
+    }
+}
+
+impl Eq for Report {}
+
+impl std::fmt::Debug for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Report")
+            .field("blocked", &self.blocked)
+            .field("findings", &self.findings)
+            .finish()
+    }
+}
+
+/// The longest quote [`Report::feedback`] gives, in characters.
+const MAX_QUOTE_CHARS: usize = 60;
+
+/// The text a finding covers, shortened, unless it is or overlaps a credential.
+fn quote(findings: &[Finding], f: &Finding, draft: &str) -> Option<String> {
+    let span = f.span();
+    let secret = |g: &Finding| {
+        g.kind() == Kind::Credential && g.span().start < span.end && span.start < g.span().end
+    };
+    if f.kind() == Kind::Credential || findings.iter().any(secret) {
+        return None;
+    }
+    let text = draft.get(span)?;
+    let mut out: String = text.chars().take(MAX_QUOTE_CHARS).collect();
+    if out.len() < text.len() {
+        out.push('…');
+    }
+    Some(out)
 }
 
 impl Report {
-    pub(crate) fn new(findings: Vec<Finding>) -> Self {
+    pub(crate) fn new(findings: Vec<Finding>, draft: &str) -> Self {
         let blocked = findings.iter().any(|f| f.severity() == Severity::Block);
-        Report { blocked, findings }
+        let quotes = findings
+            .iter()
+            .map(|f| quote(&findings, f, draft))
+            .collect();
+        Report {
+            blocked,
+            findings,
+            quotes,
+        }
     }
 
     /// Whether any finding is [`Severity::Block`]: the draft goes back for a rewrite before
@@ -52,14 +102,19 @@ impl Report {
         &self.findings
     }
 
-    /// The problems as one instruction to hand back to the model for a rewrite. Never echoes
-    /// a secret: it is built from rule messages only. Empty when there is nothing to fix.
+    /// The problems as one instruction to hand back to the model for a rewrite: one line per
+    /// finding (two addresses are two problems), each quoting the text it is about. Never
+    /// echoes a secret: a credential, or anything overlapping one, is named by its rule
+    /// message only. Empty when there is nothing to fix. A report read back from JSON has no
+    /// quotes.
     ///
     /// ```
     /// # use palisade::{Context, Screener};
     /// # let ctx = Context::new("6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f")?;
-    /// let report = Screener::new().screen(&ctx, "Hi [Customer Name], thanks!")?;
-    /// assert!(report.feedback().contains("placeholder"));
+    /// let report = Screener::new().screen(&ctx, "Hi [Customer Name], mail a@example.org or b@example.org")?;
+    /// let feedback = report.feedback();
+    /// assert!(feedback.contains("\"[Customer Name]\""));
+    /// assert!(feedback.contains("\"a@example.org\"") && feedback.contains("\"b@example.org\""));
     /// # Ok::<(), palisade::Error>(())
     /// ```
     pub fn feedback(&self) -> String {
@@ -68,27 +123,19 @@ impl Report {
         }
         let mut out =
             String::from("Rewrite the reply to fix these problems, and change nothing else:\n");
-        let mut seen: Vec<&str> = Vec::new();
-        for f in &self.findings {
-            // One line per rule: repeating a message for every match adds nothing.
-            if seen.contains(&f.rule()) {
-                continue;
-            }
-            seen.push(f.rule());
-            let count = self
-                .findings
-                .iter()
-                .filter(|g| g.rule() == f.rule())
-                .count();
+        for (i, f) in self.findings.iter().enumerate() {
             let severity = match f.severity() {
                 Severity::Block => "must fix",
                 Severity::Notice => "consider",
             };
             let message = strip_preview(f);
-            if count > 1 {
-                out.push_str(&format!("- ({severity}) {message} ({count} places)\n"));
-            } else {
-                out.push_str(&format!("- ({severity}) {message}\n"));
+            match self.quotes.get(i).and_then(Option::as_deref) {
+                // `escape_debug` shows hidden and control characters instead of hiding them.
+                Some(q) if f.kind() != Kind::Length => out.push_str(&format!(
+                    "- ({severity}) \"{}\": {message}\n",
+                    q.escape_debug()
+                )),
+                _ => out.push_str(&format!("- ({severity}) {message}\n")),
             }
         }
         out

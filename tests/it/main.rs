@@ -2,6 +2,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod cli;
+mod cli_jsonl;
+mod cli_policy;
 mod credentials;
 mod draft_checks;
 mod fence;

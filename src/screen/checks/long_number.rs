@@ -28,12 +28,35 @@ use std::ops::Range;
 
 use super::Emit;
 use crate::byte_class::{self, GROUP};
+use crate::screen::Context;
 
 const MIN_DIGITS: usize = 8;
 
 /// Reports every long number in `view`; the note gives the digit count and the Luhn verdict.
 pub(crate) fn run(view: &str, emit: &mut Emit<'_>) {
     scan(view, true, emit);
+}
+
+/// [`run`], leaving out the numbers `ctx` allows: listed ones, and ones the customer wrote in
+/// the ticket unless shaped like a card (passing Luhn) or an IBAN, which still go out.
+pub(crate) fn run_allowing(view: &str, ctx: Option<&Context>, emit: &mut Emit<'_>) {
+    let Some(ctx) = ctx.filter(|c| c.allows_numbers()) else {
+        return run(view, emit);
+    };
+    run(view, &mut |span: Range<usize>, note: Option<String>| {
+        let text = &view.as_bytes()[span.clone()];
+        let digits: String = text
+            .iter()
+            .filter(|c| c.is_ascii_digit())
+            .map(|&c| char::from(c))
+            .collect();
+        // An IBAN is the only long number with letters in its span (the country code).
+        let sensitive = text.iter().any(u8::is_ascii_alphabetic)
+            || ((13..=19).contains(&digits.len()) && luhn(text));
+        if !ctx.number_allowed(&digits, sensitive) {
+            emit(span, note);
+        }
+    });
 }
 
 /// The bytes from a long number's first digit that hold its first [`MIN_DIGITS`] digits, at
