@@ -23,6 +23,12 @@ class PalisadeError(ValueError):
 class RuleFileError(PalisadeError):
     """A rule file could not be read, parsed or validated (``file``, ``line``, ``column``, ``rule``)."""
 
+class PolicyError(PalisadeError):
+    """A policy file could not be read, or has an unknown key or a bad value (``file``, ``line``, ``column``, ``path``)."""
+
+class InvalidSettingError(PalisadeError):
+    """A setting has a bad value (a fence source, an allowed number, a foreign-id pattern); ``setting`` names it."""
+
 class UnknownRuleError(PalisadeError):
     """A setting names a rule id that is not loaded (``rule``, ``setting``)."""
 
@@ -33,7 +39,7 @@ class FenceError(PalisadeError):
     """A fence label or nonce is not acceptable."""
 
 class InvalidIdError(PalisadeError):
-    """A ticket id or allowed id is not a UUID."""
+    """A ticket id or allowed id is empty or holds whitespace."""
 
 class Finding:
     """One problem found in a text. ``text[f.start:f.end]`` is its span; it never holds the matched text."""
@@ -114,8 +120,9 @@ class Screener:
     def __init__(
         self,
         *,
+        policy: Union[str, PathLike[str], None] = None,
         rules: Sequence[Union[str, PathLike[str]]] = (),
-        severities: Optional[dict[str, Severity]] = None,
+        severities: Optional[dict[str, Literal["block", "notice", "off"]]] = None,
         max_words: Optional[int] = None,
         max_input_bytes: Optional[int] = None,
     ) -> None: ...
@@ -126,6 +133,8 @@ class Screener:
         ticket_id: Optional[str],
         allow_ids: Sequence[str] = (),
         allow_emails: Sequence[str] = (),
+        allow_numbers: Sequence[str] = (),
+        ticket_text: Optional[str] = None,
     ) -> Report:
         """Screens one draft (GIL released while it works)."""
     def screen_many(self, items: Iterable[Mapping[str, Any]]) -> list[Report]:
@@ -133,7 +142,9 @@ class Screener:
     def rules(self) -> list[dict[str, str]]:
         """The loaded rules: ``id``, ``kind``, ``severity``, ``status``, ``description``."""
 
-def fence(text: str, label: str, *, nonce: Union[str, bool, None] = None) -> Fenced:
+def fence(
+    text: str, label: str, *, nonce: Union[str, bool, None] = None, source: Optional[str] = None
+) -> Fenced:
     """Wraps untrusted text in BEGIN/END lines it cannot forge or close."""
 
 def clean_query(text: str) -> Cleaned:

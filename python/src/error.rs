@@ -22,6 +22,20 @@ pyo3::create_exception!(
 );
 pyo3::create_exception!(
     _palisade,
+    PolicyError,
+    PalisadeError,
+    "A policy file (palisade.toml) could not be read or has an unknown key or a bad value; \
+     `file`, `line`, `column` (or `path`) say where."
+);
+pyo3::create_exception!(
+    _palisade,
+    InvalidSettingError,
+    PalisadeError,
+    "A setting has a bad value (a fence source, an allowed number with no digits, a \
+     foreign-id pattern); `setting` names it."
+);
+pyo3::create_exception!(
+    _palisade,
     UnknownRuleError,
     PalisadeError,
     "A setting (`severities`, a disable list) names a rule id that is not loaded; `rule` and \
@@ -43,7 +57,7 @@ pyo3::create_exception!(
     _palisade,
     InvalidIdError,
     PalisadeError,
-    "A ticket id or allowed id is not a UUID."
+    "A ticket id or allowed id is not acceptable (empty, or holds whitespace)."
 );
 
 /// The context fields every exception instance carries (None when absent).
@@ -128,6 +142,28 @@ pub(crate) fn to_py(py: Python<'_>, e: palisade::Error) -> PyErr {
         ),
         E::InvalidLabel { .. } | E::InvalidNonce { .. } => raise::<FenceError>(py, message, &[]),
         E::InvalidId { .. } => raise::<InvalidIdError>(py, message, &[]),
+        E::InvalidSetting { setting, .. } => {
+            raise::<InvalidSettingError>(py, message, &[Ctx::Str("setting", setting)])
+        }
+        E::PolicyFileRead { path, .. } => raise::<PolicyError>(
+            py,
+            message,
+            &[
+                Ctx::Str("path", path.display().to_string()),
+                Ctx::Str("file", path.display().to_string()),
+            ],
+        ),
+        E::PolicySyntax {
+            file, line, column, ..
+        } => raise::<PolicyError>(
+            py,
+            message,
+            &[
+                Ctx::Str("file", file),
+                Ctx::Int("line", line),
+                Ctx::Int("column", column),
+            ],
+        ),
         _ => raise::<PalisadeError>(py, message, &[]),
     }
 }
@@ -168,6 +204,8 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("PalisadeError", py.get_type::<PalisadeError>())?;
     m.add("RuleFileError", py.get_type::<RuleFileError>())?;
     m.add("UnknownRuleError", py.get_type::<UnknownRuleError>())?;
+    m.add("PolicyError", py.get_type::<PolicyError>())?;
+    m.add("InvalidSettingError", py.get_type::<InvalidSettingError>())?;
     m.add("InputTooLargeError", py.get_type::<InputTooLargeError>())?;
     m.add("FenceError", py.get_type::<FenceError>())?;
     m.add("InvalidIdError", py.get_type::<InvalidIdError>())?;

@@ -31,13 +31,25 @@ enum Nonce {
 ///         ``_ - . :`` or inner spaces).
 ///     nonce: ``None`` (no nonce), a hex string of 8 to 64 digits for the END line (fixed per
 ///         conversation keeps prompt caching), or ``True`` for 128 random bits.
+///     source: who wrote the text, for the BEGIN line ("was written by a customer"): 1 to 64
+///         ASCII letters, digits, spaces and ``.,'-()&/``; ``None`` names no author.
 ///
 /// Returns ``Fenced`` (``.text`` is the block, ``.findings`` the NOTICEs, spans into ``text``).
-/// Raises ``FenceError`` for a bad label or nonce, ``InputTooLargeError`` over 1 MiB.
+/// Raises ``FenceError`` for a bad label or nonce, ``InvalidSettingError`` for a bad source,
+/// ``InputTooLargeError`` over 1 MiB.
 #[pyfunction]
-#[pyo3(signature = (text, label, *, nonce = None))]
-fn fence(py: Python<'_>, text: PyBackedStr, label: &str, nonce: Option<Nonce>) -> PyResult<Fenced> {
+#[pyo3(signature = (text, label, *, nonce = None, source = None))]
+fn fence(
+    py: Python<'_>,
+    text: PyBackedStr,
+    label: &str,
+    nonce: Option<Nonce>,
+    source: Option<&str>,
+) -> PyResult<Fenced> {
     let mut f = palisade::Fence::new(label).map_err(|e| to_py(py, e))?;
+    if let Some(s) = source {
+        f = f.with_source(s).map_err(|e| to_py(py, e))?;
+    }
     f = match nonce {
         None | Some(Nonce::Random(false)) => Ok(f),
         Some(Nonce::Random(true)) => f.with_random_nonce(),

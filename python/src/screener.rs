@@ -23,17 +23,32 @@ const MIN_PARALLEL_BATCH: usize = 16;
 /// process that unpickles it (rule file paths must be readable there).
 ///
 /// Args:
+///     policy: path of a ``palisade.toml`` (the CLI's policy file): rule files, severities,
+///         allow-lists, word and input limits, the foreign-id pattern. The arguments below
+///         apply on top of it.
 ///     rules: paths of extra rule files (the format of ``rules/README.md``).
-///     severities: rule id -> ``"block"`` or ``"notice"``, overriding a rule's severity.
-///     max_words: word limit of a draft (default 80).
+///     severities: rule id (or kind) -> ``"block"``, ``"notice"`` or ``"off"``.
+///     max_words: word limit of a draft (default: the policy's, else 80).
 ///     max_input_bytes: largest draft accepted, in UTF-8 bytes (default 1 MiB).
 #[pyclass(frozen, module = "palisade", name = "Screener")]
 pub(crate) struct Screener {
     inner: palisade::Screener,
+    policy: Option<(PathBuf, palisade::Policy)>,
     rules: Vec<PathBuf>,
     severities: Vec<(String, String)>,
     max_words: Option<usize>,
     max_input_bytes: Option<usize>,
+}
+
+/// The per-draft arguments of `screen` (and of a `screen_many` item).
+#[derive(Default)]
+struct CtxArgs {
+    ticket_id: Option<String>,
+    allow_ids: Vec<String>,
+    allow_emails: Vec<String>,
+    allow_numbers: Vec<String>,
+    ticket_text: Option<String>,
+    max_words: Option<usize>,
 }
 
 /// One draft of a batch, ready to screen without the GIL.
@@ -42,13 +57,14 @@ struct Job {
     draft: PyBackedStr,
 }
 
-fn severity_of(py: Python<'_>, rule: &str, value: &str) -> PyResult<palisade::Severity> {
+fn level_of(py: Python<'_>, rule: &str, value: &str) -> PyResult<Option<palisade::Severity>> {
     match value {
-        "block" => Ok(palisade::Severity::Block),
-        "notice" => Ok(palisade::Severity::Notice),
+        "block" => Ok(Some(palisade::Severity::Block)),
+        "notice" => Ok(Some(palisade::Severity::Notice)),
+        "off" => Ok(None),
         other => Err(raise::<PalisadeError>(
             py,
-            format!("severity of rule {rule}: {other:?} is not \"block\" or \"notice\""),
+            format!("severity of rule {rule}: {other:?} is not \"block\", \"notice\" or \"off\""),
             &[
                 Ctx::Str("rule", rule.to_owned()),
                 Ctx::Str("setting", "severities".to_owned()),
@@ -58,25 +74,27 @@ fn severity_of(py: Python<'_>, rule: &str, value: &str) -> PyResult<palisade::Se
 }
 
 impl Screener {
-    fn context(
-        &self,
-        py: Python<'_>,
-        ticket_id: Option<&str>,
-        allow_ids: &[String],
-        allow_emails: &[String],
-        max_words: Option<usize>,
-    ) -> PyResult<palisade::Context> {
-        let mut ctx = match ticket_id {
-            Some(id) => palisade::Context::new(id).map_err(|e| to_py(py, e))?,
-            None => palisade::Context::without_ticket(),
+    fn context(&self, py: Python<'_>, a: &CtxArgs) -> PyResult<palisade::Context> {
+        let ticket_id = a.ticket_id.as_deref();
+        let ctx = match (&self.policy, ticket_id) {
+            (Some((_, p)), id) => p.context(id),
+            (None, Some(id)) => palisade::Context::new(id),
+            (None, None) => Ok(palisade::Context::without_ticket()),
         };
-        for id in allow_ids {
+        let mut ctx = ctx.map_err(|e| to_py(py, e))?;
+        for id in &a.allow_ids {
             ctx = ctx.allow_id(id).map_err(|e| to_py(py, e))?;
         }
-        for email in allow_emails {
+        for email in &a.allow_emails {
             ctx = ctx.allow_email(email);
         }
-        if let Some(n) = max_words.or(self.max_words) {
+        for number in &a.allow_numbers {
+            ctx = ctx.allow_number(number).map_err(|e| to_py(py, e))?;
+        }
+        if let Some(text) = &a.ticket_text {
+            ctx = ctx.ticket_text(text);
+        }
+        if let Some(n) = a.max_words.or(self.max_words) {
             ctx = ctx.max_words(n);
         }
         Ok(ctx)
@@ -120,16 +138,15 @@ impl Screener {
                 None => Ok(Vec::new()),
             }
         };
-        let allow_ids = list("allow_ids")?;
-        let allow_emails = list("allow_emails")?;
-        let max_words: Option<usize> = get("max_words")?.map(|v| v.extract()).transpose()?;
-        let ctx = self.context(
-            py,
-            ticket_id.as_deref(),
-            &allow_ids,
-            &allow_emails,
-            max_words,
-        )?;
+        let args = CtxArgs {
+            ticket_id,
+            allow_ids: list("allow_ids")?,
+            allow_emails: list("allow_emails")?,
+            allow_numbers: list("allow_numbers")?,
+            ticket_text: get("ticket_text")?.map(|v| v.extract()).transpose()?,
+            max_words: get("max_words")?.map(|v| v.extract()).transpose()?,
+        };
+        let ctx = self.context(py, &args)?;
         Ok(Job { ctx, draft })
     }
 }
@@ -168,9 +185,10 @@ fn run_jobs(
 #[pymethods]
 impl Screener {
     #[new]
-    #[pyo3(signature = (*, rules = Vec::new(), severities = None, max_words = None, max_input_bytes = None))]
+    #[pyo3(signature = (*, policy = None, rules = Vec::new(), severities = None, max_words = None, max_input_bytes = None))]
     fn new(
         py: Python<'_>,
+        policy: Option<PathBuf>,
         rules: Vec<PathBuf>,
         severities: Option<Bound<'_, PyDict>>,
         max_words: Option<usize>,
@@ -182,17 +200,52 @@ impl Screener {
                 pairs.push((k.extract::<String>()?, v.extract::<String>()?));
             }
         }
-        let mut builder = palisade::Screener::builder();
+        let policy = match policy {
+            Some(path) => {
+                let p = py
+                    .detach(|| guarded(|| palisade::Policy::from_file(&path)))
+                    .map_err(|m| panic_error(py, m))?
+                    .map_err(|e| to_py(py, e))?;
+                Some((path, p))
+            }
+            None => None,
+        };
+        let mut builder = match &policy {
+            Some((_, p)) => p.screener_builder(),
+            None => palisade::Screener::builder(),
+        };
         for path in &rules {
             builder = builder.rules_file(path);
         }
         for (rule, value) in &pairs {
-            builder = builder.severity(rule.clone(), severity_of(py, rule, value)?);
+            // The library's builder disables before it sets severities, so a rule the policy
+            // gives a severity cannot be turned off here; say so instead of "unknown rule".
+            if value == "off"
+                && let Some((path, p)) = &policy
+                && p.severities().any(|(name, _)| name == rule.as_str())
+            {
+                return Err(raise::<PalisadeError>(
+                    py,
+                    format!(
+                        "severities: {rule} is set in {}; turn it off there",
+                        path.display()
+                    ),
+                    &[
+                        Ctx::Str("rule", rule.clone()),
+                        Ctx::Str("setting", "severities".to_owned()),
+                    ],
+                ));
+            }
+            builder = match level_of(py, rule, value)? {
+                Some(severity) => builder.severity(rule.clone(), severity),
+                None => builder.disable(rule.clone()),
+            };
         }
         if let Some(n) = max_input_bytes {
             builder = builder.max_input_bytes(n);
         }
-        let inner = if rules.is_empty() && pairs.is_empty() && max_input_bytes.is_none() {
+        let plain = policy.is_none() && rules.is_empty() && pairs.is_empty();
+        let inner = if plain && max_input_bytes.is_none() {
             palisade::Screener::new()
         } else {
             py.detach(|| guarded(|| builder.build()))
@@ -201,6 +254,7 @@ impl Screener {
         };
         Ok(Screener {
             inner,
+            policy,
             rules,
             severities: pairs,
             max_words,
@@ -216,10 +270,14 @@ impl Screener {
     ///     allow_ids: other ids that belong to this ticket (linked tickets, the order).
     ///     allow_emails: addresses (``support@example.com``) or domains (``@example.com``)
     ///         the draft may contain.
+    ///     allow_numbers: numbers the draft may contain (a hotline), compared by digits.
+    ///     ticket_text: the ticket the draft answers: numbers, ids and addresses the customer
+    ///         wrote there may be repeated (not Luhn-valid cards or IBANs).
     ///
-    /// Returns a ``Report``. Raises ``InvalidIdError`` for an id that is not a UUID and
-    /// ``InputTooLargeError`` for a draft over the input limit.
-    #[pyo3(signature = (draft, *, ticket_id, allow_ids = Vec::new(), allow_emails = Vec::new()))]
+    /// Returns a ``Report``. Raises ``InvalidIdError`` for an empty id or one with
+    /// whitespace and ``InputTooLargeError`` for a draft over the input limit.
+    #[pyo3(signature = (draft, *, ticket_id, allow_ids = Vec::new(), allow_emails = Vec::new(), allow_numbers = Vec::new(), ticket_text = None))]
+    #[allow(clippy::too_many_arguments)]
     fn screen(
         &self,
         py: Python<'_>,
@@ -227,8 +285,18 @@ impl Screener {
         ticket_id: Option<String>,
         allow_ids: Vec<String>,
         allow_emails: Vec<String>,
+        allow_numbers: Vec<String>,
+        ticket_text: Option<String>,
     ) -> PyResult<Report> {
-        let ctx = self.context(py, ticket_id.as_deref(), &allow_ids, &allow_emails, None)?;
+        let args = CtxArgs {
+            ticket_id,
+            allow_ids,
+            allow_emails,
+            allow_numbers,
+            ticket_text,
+            max_words: None,
+        };
+        let ctx = self.context(py, &args)?;
         let screener = &self.inner;
         let out = py.detach(|| guarded(|| screener.screen(&ctx, &draft)));
         let report = out
@@ -242,7 +310,7 @@ impl Screener {
     ///
     /// ``items`` is an iterable of mappings with the keywords of ``screen``: ``draft`` (or
     /// ``text``, as in the CLI's JSON lines), ``ticket_id``, and optionally ``allow_ids``,
-    /// ``allow_emails`` and ``max_words``. A bad item raises before anything is screened;
+    /// ``allow_emails``, ``allow_numbers``, ``ticket_text`` and ``max_words``. A bad item raises before anything is screened;
     /// the exception's ``index`` names the item.
     fn screen_many<'py>(
         &self,
@@ -278,7 +346,11 @@ impl Screener {
         ticket_id: Option<String>,
         n: usize,
     ) -> PyResult<f64> {
-        let ctx = self.context(py, ticket_id.as_deref(), &[], &[], None)?;
+        let args = CtxArgs {
+            ticket_id,
+            ..CtxArgs::default()
+        };
+        let ctx = self.context(py, &args)?;
         let screener = &self.inner;
         let out = py.detach(|| {
             guarded(|| {
@@ -310,7 +382,8 @@ impl Screener {
 
     fn __repr__(&self) -> String {
         format!(
-            "Screener(rules={}, severities={}, max_words={:?})",
+            "Screener(policy={:?}, rules={}, severities={}, max_words={:?})",
+            self.policy.as_ref().map(|(p, _)| p.display().to_string()),
             self.rules.len(),
             self.severities.len(),
             self.max_words
@@ -323,6 +396,9 @@ impl Screener {
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let kwargs = PyDict::new(py);
+        if let Some((path, _)) = &self.policy {
+            kwargs.set_item("policy", path.to_string_lossy())?;
+        }
         let rules: Vec<String> = self
             .rules
             .iter()

@@ -245,6 +245,9 @@ pub(crate) struct Report {
     inner: palisade::Report,
     findings: Vec<Py<Finding>>,
     draft: PyBackedStr,
+    /// Set on an unpickled report: the library's report quotes the draft in its feedback
+    /// from data that does not travel in its JSON.
+    feedback: Option<String>,
 }
 
 impl Report {
@@ -261,6 +264,7 @@ impl Report {
             inner,
             findings,
             draft,
+            feedback: None,
         })
     }
 }
@@ -282,7 +286,10 @@ impl Report {
     /// The problems as one instruction to hand back to the model for a rewrite ("" when there
     /// is nothing to fix). Built from rule messages only: it never quotes the draft.
     fn feedback(&self) -> String {
-        self.inner.feedback()
+        match &self.feedback {
+            Some(f) => f.clone(),
+            None => self.inner.feedback(),
+        }
     }
 
     /// A copy of the screened draft that is safe to log: credentials, foreign ids, email
@@ -325,12 +332,15 @@ impl Report {
         ))
     }
 
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, String))> {
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (String, String, String))> {
         // The draft travels with a pickled report because `redact()` needs it; the findings
         // travel as the library's JSON, so they come back exactly.
         let rebuild = py.import("palisade._palisade")?.getattr("_report")?;
         let json = serde_json_string(&self.inner)?;
-        Ok((rebuild, (self.draft.to_string(), json)))
+        Ok((rebuild, (self.draft.to_string(), json, self.feedback())))
     }
 }
 
@@ -341,11 +351,18 @@ fn serde_json_string(report: &palisade::Report) -> PyResult<String> {
 
 /// Rebuilds a pickled report (the arguments of `Report.__reduce__`).
 #[pyfunction]
-pub(crate) fn _report(py: Python<'_>, draft: Bound<'_, PyAny>, json: &str) -> PyResult<Report> {
+pub(crate) fn _report(
+    py: Python<'_>,
+    draft: Bound<'_, PyAny>,
+    json: &str,
+    feedback: String,
+) -> PyResult<Report> {
     let inner: palisade::Report = serde_json::from_str(json)
         .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
     let draft: PyBackedStr = draft.extract()?;
-    Report::new(py, inner, draft)
+    let mut report = Report::new(py, inner, draft)?;
+    report.feedback = Some(feedback);
+    Ok(report)
 }
 
 /// A fenced block of untrusted text and what was found in it.

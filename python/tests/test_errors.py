@@ -23,6 +23,8 @@ def test_hierarchy():
     for cls in (
         palisade.RuleFileError,
         palisade.UnknownRuleError,
+        palisade.PolicyError,
+        palisade.InvalidSettingError,
         palisade.InputTooLargeError,
         palisade.FenceError,
         palisade.InvalidIdError,
@@ -72,6 +74,28 @@ def test_unknown_rule_and_bad_severity():
     assert err.value.rule == "draft.length"
 
 
+def test_policy_errors_name_file_line_and_column(tmp_path):
+    path = tmp_path / "palisade.toml"
+    path.write_text("[screen]\nmax_words = 50\nallow_email = []\n")
+    with pytest.raises(palisade.PolicyError) as err:
+        palisade.Screener(policy=path)
+    e = err.value
+    assert e.file == str(path) and e.line == 3 and e.column == 1
+    assert "allow_email" in str(e)
+    with pytest.raises(palisade.PolicyError) as err:
+        palisade.Screener(policy=tmp_path / "missing.toml")
+    assert err.value.path == str(tmp_path / "missing.toml")
+
+
+def test_setting_errors_name_the_setting():
+    with pytest.raises(palisade.InvalidSettingError) as err:
+        palisade.fence("hi", "T", source="x⟧")
+    assert err.value.setting == "source"
+    with pytest.raises(palisade.InvalidSettingError) as err:
+        palisade.Screener().screen("hi", ticket_id=TICKET_ID, allow_numbers=["none"])
+    assert err.value.setting == "allow_numbers"
+
+
 def test_input_too_large_has_size_and_limit():
     with pytest.raises(palisade.InputTooLargeError) as err:
         palisade.Screener(max_input_bytes=10).screen("é" * 10, ticket_id=TICKET_ID)
@@ -86,13 +110,13 @@ def test_fence_and_id_errors():
     with pytest.raises(palisade.FenceError):
         palisade.fence("hi", "T", nonce="xyz")
     with pytest.raises(palisade.InvalidIdError):
-        palisade.Screener().screen("hi", ticket_id="not-a-uuid")
+        palisade.Screener().screen("hi", ticket_id="two words")
     with pytest.raises(ValueError):  # catchable as the built-in too
-        palisade.Screener().screen("hi", ticket_id=TICKET_ID, allow_ids=["nope"])
+        palisade.Screener().screen("hi", ticket_id=TICKET_ID, allow_ids=[""])
 
 
 def test_screen_many_error_names_the_item():
-    items = [{"draft": "ok", "ticket_id": TICKET_ID}] * 3 + [{"draft": "ok", "ticket_id": "nope"}]
+    items = [{"draft": "ok", "ticket_id": TICKET_ID}] * 3 + [{"draft": "ok", "ticket_id": "two words"}]
     with pytest.raises(palisade.InvalidIdError) as err:
         palisade.Screener().screen_many(items)
     assert err.value.index == 3 and str(err.value).startswith("item 3:")

@@ -33,3 +33,12 @@ def test_screener_in_a_spawned_process():
         got = pool.apply(_screen_in_worker, (screener,))
     assert got == screener.screen(DRAFT, ticket_id=TICKET_ID).to_dict()
     assert all(f["severity"] == "notice" for f in got["findings"] if f["rule"] == "draft.promise")
+
+
+def test_screener_with_a_policy_pickles_by_its_path(tmp_path):
+    policy = tmp_path / "palisade.toml"
+    policy.write_text('[severity]\n"draft.promise" = "notice"\n')
+    s = palisade.Screener(policy=policy)
+    back = pickle.loads(pickle.dumps(s))
+    assert back.screen(DRAFT, ticket_id=TICKET_ID).to_dict() == s.screen(DRAFT, ticket_id=TICKET_ID).to_dict()
+    assert "palisade.toml" in repr(back)
