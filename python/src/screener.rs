@@ -3,9 +3,10 @@
 use std::path::PathBuf;
 
 use pyo3::exceptions::PyTypeError;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use crate::error::{Ctx, PalisadeError, at_index, guarded, panic_error, raise, to_py};
 use crate::types::Report;
@@ -102,19 +103,31 @@ impl Screener {
 
     /// Reads one batch item: a mapping with the keywords of `screen` and the draft under
     /// `draft` (or `text`, as in the CLI's JSON lines).
-    fn job(&self, py: Python<'_>, item: &Bound<'_, PyAny>) -> PyResult<Job> {
-        if !item.hasattr("keys")? {
+    fn job<'py>(&self, py: Python<'py>, item: &Bound<'py, PyAny>) -> PyResult<Job> {
+        // A dict is read with interned keys (their hash is cached) and without raising
+        // KeyError for each absent optional key: both cost more than screening a short draft.
+        let dict = item.cast::<PyDict>().ok();
+        if dict.is_none() && !item.hasattr(intern!(py, "keys"))? {
             return Err(PyTypeError::new_err("an item must be a mapping (a dict)"));
         }
-        let get = |key: &str| -> PyResult<Option<Bound<'_, PyAny>>> {
-            match item.get_item(key) {
-                Ok(v) if v.is_none() => Ok(None),
-                Ok(v) => Ok(Some(v)),
-                Err(e) if e.is_instance_of::<pyo3::exceptions::PyKeyError>(py) => Ok(None),
-                Err(e) => Err(e),
+        let has = |key: &Bound<'py, PyString>| -> PyResult<bool> {
+            match dict {
+                Some(d) => d.contains(key),
+                None => Ok(item.get_item(key).is_ok()),
             }
         };
-        let draft = match (get("draft")?, get("text")?) {
+        let get = |key: &Bound<'py, PyString>| -> PyResult<Option<Bound<'py, PyAny>>> {
+            let found = match dict {
+                Some(d) => d.get_item(key)?,
+                None => match item.get_item(key) {
+                    Ok(v) => Some(v),
+                    Err(e) if e.is_instance_of::<pyo3::exceptions::PyKeyError>(py) => None,
+                    Err(e) => return Err(e),
+                },
+            };
+            Ok(found.filter(|v| !v.is_none()))
+        };
+        let draft = match (get(intern!(py, "draft"))?, get(intern!(py, "text"))?) {
             (Some(d), None) | (None, Some(d)) => d.extract::<PyBackedStr>()?,
             (Some(_), Some(_)) => {
                 return Err(PyTypeError::new_err(
@@ -123,28 +136,31 @@ impl Screener {
             }
             (None, None) => return Err(PyTypeError::new_err("missing key \"draft\"")),
         };
-        let ticket_id: Option<String> = match item.get_item("ticket_id") {
-            Ok(v) => v.extract()?,
-            Err(_) => return Err(PyTypeError::new_err("missing key \"ticket_id\"")),
-        };
-        let list = |key: &str| -> PyResult<Vec<String>> {
+        let ticket_key = intern!(py, "ticket_id");
+        if !has(ticket_key)? {
+            return Err(PyTypeError::new_err("missing key \"ticket_id\""));
+        }
+        let ticket_id: Option<String> = get(ticket_key)?.map(|v| v.extract()).transpose()?;
+        let list = |key: &Bound<'py, PyString>| -> PyResult<Vec<String>> {
             match get(key)? {
-                Some(v) if v.is_instance_of::<pyo3::types::PyString>() => {
-                    Err(PyTypeError::new_err(format!(
-                        "\"{key}\" must be a list of strings, not a string"
-                    )))
-                }
+                Some(v) if v.is_instance_of::<PyString>() => Err(PyTypeError::new_err(format!(
+                    "\"{key}\" must be a list of strings, not a string"
+                ))),
                 Some(v) => v.extract(),
                 None => Ok(Vec::new()),
             }
         };
         let args = CtxArgs {
             ticket_id,
-            allow_ids: list("allow_ids")?,
-            allow_emails: list("allow_emails")?,
-            allow_numbers: list("allow_numbers")?,
-            ticket_text: get("ticket_text")?.map(|v| v.extract()).transpose()?,
-            max_words: get("max_words")?.map(|v| v.extract()).transpose()?,
+            allow_ids: list(intern!(py, "allow_ids"))?,
+            allow_emails: list(intern!(py, "allow_emails"))?,
+            allow_numbers: list(intern!(py, "allow_numbers"))?,
+            ticket_text: get(intern!(py, "ticket_text"))?
+                .map(|v| v.extract())
+                .transpose()?,
+            max_words: get(intern!(py, "max_words"))?
+                .map(|v| v.extract())
+                .transpose()?,
         };
         let ctx = self.context(py, &args)?;
         Ok(Job { ctx, draft })
@@ -302,7 +318,7 @@ impl Screener {
         let report = out
             .map_err(|m| panic_error(py, m))?
             .map_err(|e| to_py(py, e))?;
-        Report::new(py, report, draft)
+        Ok(Report::new(report, draft))
     }
 
     /// Screens many drafts on every core, with the GIL released, and returns the reports
@@ -330,7 +346,7 @@ impl Screener {
             let report = result
                 .map_err(|m| at_index(py, panic_error(py, m), i))?
                 .map_err(|e| at_index(py, to_py(py, e), i))?;
-            list.append(Report::new(py, report, job.draft)?)?;
+            list.append(Report::new(report, job.draft))?;
         }
         Ok(list)
     }

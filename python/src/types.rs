@@ -2,6 +2,7 @@
 
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList};
 
 /// One problem found in a text, as data.
@@ -243,7 +244,8 @@ impl CharOffsets {
 #[pyclass(frozen, module = "palisade", name = "Report")]
 pub(crate) struct Report {
     inner: palisade::Report,
-    findings: Vec<Py<Finding>>,
+    /// Made on first use: many callers read only `blocked`.
+    findings: PyOnceLock<Vec<Py<Finding>>>,
     draft: PyBackedStr,
     /// Set on an unpickled report: the library's report quotes the draft in its feedback
     /// from data that does not travel in its JSON.
@@ -251,21 +253,24 @@ pub(crate) struct Report {
 }
 
 impl Report {
-    pub(crate) fn new(
-        py: Python<'_>,
-        inner: palisade::Report,
-        draft: PyBackedStr,
-    ) -> PyResult<Self> {
-        let findings = convert(&draft, inner.findings())
-            .into_iter()
-            .map(|f| Py::new(py, f))
-            .collect::<PyResult<_>>()?;
-        Ok(Report {
+    pub(crate) fn new(inner: palisade::Report, draft: PyBackedStr) -> Self {
+        Report {
             inner,
-            findings,
+            findings: PyOnceLock::new(),
             draft,
             feedback: None,
-        })
+        }
+    }
+
+    fn finding_objects(&self, py: Python<'_>) -> PyResult<&[Py<Finding>]> {
+        self.findings
+            .get_or_try_init(py, || {
+                convert(&self.draft, self.inner.findings())
+                    .into_iter()
+                    .map(|f| Py::new(py, f))
+                    .collect()
+            })
+            .map(Vec::as_slice)
     }
 }
 
@@ -280,7 +285,10 @@ impl Report {
     /// The findings, in span order.
     #[getter]
     fn findings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, self.findings.iter().map(|f| f.clone_ref(py)))
+        PyList::new(
+            py,
+            self.finding_objects(py)?.iter().map(|f| f.clone_ref(py)),
+        )
     }
 
     /// The problems as one instruction to hand back to the model for a rewrite ("" when there
@@ -303,7 +311,7 @@ impl Report {
         let d = PyDict::new(py);
         d.set_item("blocked", self.inner.is_blocked())?;
         let list = PyList::empty(py);
-        for f in &self.findings {
+        for f in self.finding_objects(py)? {
             list.append(f.get().to_dict(py)?)?;
         }
         d.set_item("findings", list)?;
@@ -311,14 +319,15 @@ impl Report {
     }
 
     fn __len__(&self) -> usize {
-        self.findings.len()
+        self.inner.findings().len()
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let rules = self
-            .findings
+            .inner
+            .findings()
             .iter()
-            .map(|f| py_repr(py, &f.get().rule))
+            .map(|f| py_repr(py, f.rule()))
             .collect::<PyResult<Vec<_>>>()?;
         Ok(format!(
             "Report(blocked={}, findings={}, rules=[{}])",
@@ -327,7 +336,7 @@ impl Report {
             } else {
                 "False"
             },
-            self.findings.len(),
+            self.inner.findings().len(),
             rules.join(", ")
         ))
     }
@@ -351,16 +360,11 @@ fn serde_json_string(report: &palisade::Report) -> PyResult<String> {
 
 /// Rebuilds a pickled report (the arguments of `Report.__reduce__`).
 #[pyfunction]
-pub(crate) fn _report(
-    py: Python<'_>,
-    draft: Bound<'_, PyAny>,
-    json: &str,
-    feedback: String,
-) -> PyResult<Report> {
+pub(crate) fn _report(draft: Bound<'_, PyAny>, json: &str, feedback: String) -> PyResult<Report> {
     let inner: palisade::Report = serde_json::from_str(json)
         .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
     let draft: PyBackedStr = draft.extract()?;
-    let mut report = Report::new(py, inner, draft)?;
+    let mut report = Report::new(inner, draft);
     report.feedback = Some(feedback);
     Ok(report)
 }
