@@ -533,6 +533,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_policy_is_cheap_to_share() {
+        fn shareable<T: Send + Sync + Clone>() {}
+        shareable::<Policy>();
+        shareable::<Context>();
+    }
+
+    #[test]
     fn unknown_keys_name_file_line_and_key() {
         let err = Policy::from_toml("[screen]\nmax_words = 10\n\n[fence]\nsorce = \"x\"\n")
             .unwrap_err()

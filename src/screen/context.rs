@@ -475,6 +475,35 @@ mod tests {
         assert!(!ctx.allows_numbers());
     }
 
+    /// Through the whole screener: what the ticket says may be repeated, except a card
+    /// number that passes Luhn and an IBAN.
+    #[test]
+    fn a_draft_may_repeat_the_ticket_but_not_its_card_or_iban() {
+        let ticket = "Order 5501 2377, account 842290456173, jane@example.org, \
+                      card 4111 1111 1111 1111, IBAN DE89 3704 0044 0532 0130 00, \
+                      linked 0b5a3c2e-9d8f-4e7a-b6c5-d4e3f2a1b0c9 and #55120.";
+        let ctx = Context::new("#48213").unwrap().ticket_text(ticket);
+        let screener = crate::Screener::builder()
+            .foreign_id_pattern(r"#\d{5}")
+            .build()
+            .unwrap();
+        let quiet = "Order 55012377 on account 842290456173 for jane@example.org \
+                     (0B5A3C2E-9D8F-4E7A-B6C5-D4E3F2A1B0C9, #55120, #48213).";
+        let report = screener.screen(&ctx, quiet).unwrap();
+        assert!(report.findings().is_empty(), "{report:?}");
+        for leak in ["card 4111 1111 1111 1111", "to DE89 3704 0044 0532 0130 00"] {
+            let report = screener.screen(&ctx, leak).unwrap();
+            assert!(report.is_blocked(), "{leak}");
+        }
+        // Not in the ticket: still blocked.
+        for other in ["order 55012378", "bob@example.org", "#55121"] {
+            assert!(
+                screener.screen(&ctx, other).unwrap().is_blocked(),
+                "{other}"
+            );
+        }
+    }
+
     #[test]
     fn debug_does_not_show_the_ticket_text() {
         let ctx = Context::without_ticket().ticket_text("password hunter2hunter2");

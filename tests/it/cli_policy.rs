@@ -463,3 +463,45 @@ fn query_prints_its_findings_to_stderr() {
     );
     insta::assert_snapshot!(shown_all(&runs));
 }
+
+#[test]
+fn allow_ids_and_input_limits_from_the_policy() {
+    let dir = workdir("policy-limits");
+    std::fs::write(
+        dir.join("palisade.toml"),
+        "[screen]\nforeign_id_pattern = 'ORD-\\d+'\nallow_ids = [\"ORD-777\"]\nmax_input_bytes = 40\n\n\
+         [scan]\nmax_input_bytes = 8\n",
+    )
+    .unwrap();
+    let runs = [
+        (
+            "screen: allowed id, foreign id",
+            palisade_in(&dir, &["screen", "--ticket-id", "ORD-1"], b"ORD-1, ORD-777 and ORD-9."),
+        ),
+        (
+            "screen: over max_input_bytes",
+            palisade_in(&dir, &["screen", "--ticket-id", "ORD-1"], &[b'a'; 41]),
+        ),
+        ("scan: over max_input_bytes", palisade_in(&dir, &["scan"], b"123456789")),
+        (
+            "jsonl allow_numbers and allow_ids fields",
+            palisade_in(
+                &dir,
+                &["screen", "--jsonl"],
+                b"{\"id\": 1, \"ticket_id\": \"ORD-1\", \"text\": \"ORD-9 0800 123 4567\", \"allow_ids\": [\"ORD-9\"], \"allow_numbers\": [\"08001234567\"]}\n",
+            ),
+        ),
+    ];
+    let codes: Vec<i32> = runs.iter().map(|(_, r)| r.code).collect();
+    assert_eq!(codes, [1, 2, 2, 0]);
+    assert!(runs[0].1.stdout.contains("\"ORD-9\"") && !runs[0].1.stdout.contains("\"ORD-777\""));
+    insta::assert_snapshot!(shown_all(&runs));
+}
+
+#[test]
+fn help_says_where_the_policy_comes_from() {
+    let run = palisade(&["--help"], b"");
+    assert_eq!(run.code, 0);
+    assert!(run.stdout.contains("./palisade.toml") && run.stdout.contains("--no-config"));
+    insta::assert_snapshot!(shown(&run));
+}

@@ -120,13 +120,15 @@ fn injection_echoed_in_a_draft_is_a_notice() {
 }
 
 #[test]
-fn feedback_lists_each_rule_once_and_redact_masks() {
+fn feedback_names_each_finding_with_its_text_and_redact_masks() {
     let ctx = Context::new(TICKET).unwrap();
     let draft = "Mail a@example.org or b@example.org.";
     let report = Screener::new().screen(&ctx, draft).unwrap();
     let feedback = report.feedback();
-    assert_eq!(feedback.matches("(must fix)").count(), 1);
-    assert!(feedback.contains("(2 places)"));
+    // Two addresses are two problems, each quoted.
+    assert_eq!(feedback.matches("(must fix)").count(), 2);
+    assert!(feedback.contains("- (must fix) \"a@example.org\": "));
+    assert!(feedback.contains("- (must fix) \"b@example.org\": "));
     assert_eq!(
         report.redact(draft),
         "Mail [REDACTED:email] or [REDACTED:email]."
