@@ -268,10 +268,12 @@ impl Screener {
                 .map_err(|m| panic_error(py, m))?
                 .map_err(|e| to_py(py, e))?
         };
+        // Pickles carry absolute paths, so a worker started in another folder finds them.
+        let absolute = |p: PathBuf| std::path::absolute(&p).unwrap_or(p);
         Ok(Screener {
             inner,
-            policy,
-            rules,
+            policy: policy.map(|(path, p)| (absolute(path), p)),
+            rules: rules.into_iter().map(absolute).collect(),
             severities: pairs,
             max_words,
             max_input_bytes,

@@ -42,3 +42,13 @@ def test_screener_with_a_policy_pickles_by_its_path(tmp_path):
     back = pickle.loads(pickle.dumps(s))
     assert back.screen(DRAFT, ticket_id=TICKET_ID).to_dict() == s.screen(DRAFT, ticket_id=TICKET_ID).to_dict()
     assert "palisade.toml" in repr(back)
+
+
+def test_relative_paths_pickle_as_absolute_ones(tmp_path, monkeypatch):
+    (tmp_path / "palisade.toml").write_text('[severity]\n"draft.promise" = "notice"\n')
+    monkeypatch.chdir(tmp_path)
+    data = pickle.dumps(palisade.Screener(policy="palisade.toml"))
+    monkeypatch.chdir("/")
+    back = pickle.loads(data)
+    severities = [f.severity for f in back.screen(DRAFT, ticket_id=TICKET_ID).findings if f.rule == "draft.promise"]
+    assert severities and set(severities) == {"notice"}
