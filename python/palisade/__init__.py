@@ -21,6 +21,7 @@ microseconds per call.
 
 from palisade._palisade import (
     Cleaned,
+    Detector,
     FenceError,
     Fenced,
     Finding,
@@ -41,6 +42,7 @@ from palisade._palisade import (
 
 __all__ = [
     "Cleaned",
+    "Detector",
     "FenceError",
     "Fenced",
     "Finding",

@@ -142,6 +142,26 @@ class Screener:
     def rules(self) -> list[dict[str, str]]:
         """The loaded rules: ``id``, ``kind``, ``severity``, ``status``, ``description``."""
 
+class Detector:
+    """The input side (scan, fence, clean_query) with your own injection rules, a policy and limits. Pickles by its arguments."""
+
+    def __init__(
+        self,
+        *,
+        policy: Union[str, PathLike[str], None] = None,
+        rules: Sequence[Union[str, PathLike[str]]] = (),
+        disable: Sequence[str] = (),
+        max_input_bytes: Optional[int] = None,
+    ) -> None: ...
+    def scan(self, text: str) -> list[Finding]:
+        """Scans untrusted text (NOTICEs only)."""
+    def fence(
+        self, text: str, label: str, *, nonce: Union[str, bool, None] = None, source: Optional[str] = None
+    ) -> Fenced:
+        """Fences untrusted text; ``source`` defaults to the policy's."""
+    def clean_query(self, text: str) -> Cleaned:
+        """Cleans text for use as a search query."""
+
 def fence(
     text: str, label: str, *, nonce: Union[str, bool, None] = None, source: Optional[str] = None
 ) -> Fenced:

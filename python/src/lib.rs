@@ -4,6 +4,7 @@
 //! objects with `str` offsets. No check lives here. Work on a text runs with the GIL
 //! released, and a Rust panic surfaces as `PalisadeError`, never as a `PanicException`.
 
+mod detector;
 mod error;
 mod screener;
 mod types;
@@ -12,15 +13,8 @@ use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::PyList;
 
-use crate::error::{guarded, panic_error, to_py};
-use crate::types::{Cleaned, Fenced, Finding, Report, convert};
-
-/// What the `nonce` argument of `fence` may be.
-#[derive(FromPyObject)]
-enum Nonce {
-    Random(bool),
-    Hex(String),
-}
+use crate::detector::{Detector, Nonce, clean_with, fence_with, scan_with};
+use crate::types::{Cleaned, Fenced, Finding, Report};
 
 /// Wraps untrusted text (a ticket's title or body, a tool result) in BEGIN and END lines it
 /// cannot forge or close, after removing every copy of the marker and invisible characters.
@@ -46,46 +40,22 @@ fn fence(
     nonce: Option<Nonce>,
     source: Option<&str>,
 ) -> PyResult<Fenced> {
-    let mut f = palisade::Fence::new(label).map_err(|e| to_py(py, e))?;
-    if let Some(s) = source {
-        f = f.with_source(s).map_err(|e| to_py(py, e))?;
-    }
-    f = match nonce {
-        None | Some(Nonce::Random(false)) => Ok(f),
-        Some(Nonce::Random(true)) => f.with_random_nonce(),
-        Some(Nonce::Hex(n)) => f.with_nonce(&n),
-    }
-    .map_err(|e| to_py(py, e))?;
-    let detector = palisade::Detector::new();
-    let out = py
-        .detach(|| guarded(|| detector.fence(&f, &text)))
-        .map_err(|m| panic_error(py, m))?
-        .map_err(|e| to_py(py, e))?;
-    Fenced::new(py, &text, out)
+    let detector = Detector::default_inner();
+    fence_with(py, &detector, None, text, label, nonce, source)
 }
 
 /// Cleans text that will be used as a search query: the removals of ``fence`` without the
 /// fence lines. Returns ``Cleaned`` (``.text``, ``.findings``).
 #[pyfunction]
 fn clean_query(py: Python<'_>, text: PyBackedStr) -> PyResult<Cleaned> {
-    let detector = palisade::Detector::new();
-    let out = py
-        .detach(|| guarded(|| detector.clean_query(&text)))
-        .map_err(|m| panic_error(py, m))?
-        .map_err(|e| to_py(py, e))?;
-    Cleaned::new(py, &text, out)
+    clean_with(py, &Detector::default_inner(), text)
 }
 
 /// Scans untrusted text for injection-shaped and hidden text. Every finding is a NOTICE:
 /// detection records, it never blocks. Nothing is changed.
 #[pyfunction]
 fn scan<'py>(py: Python<'py>, text: PyBackedStr) -> PyResult<Bound<'py, PyList>> {
-    let detector = palisade::Detector::new();
-    let found = py
-        .detach(|| guarded(|| detector.scan(&text)))
-        .map_err(|m| panic_error(py, m))?
-        .map_err(|e| to_py(py, e))?;
-    PyList::new(py, convert(&text, &found))
+    scan_with(py, &Detector::default_inner(), text)
 }
 
 /// The native module.
@@ -96,6 +66,7 @@ fn _palisade(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(clean_query, m)?)?;
     m.add_function(wrap_pyfunction!(scan, m)?)?;
     m.add_class::<screener::Screener>()?;
+    m.add_class::<Detector>()?;
     m.add_class::<Report>()?;
     m.add_class::<Finding>()?;
     m.add_class::<Fenced>()?;
@@ -103,6 +74,7 @@ fn _palisade(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(types::_finding, m)?)?;
     m.add_function(wrap_pyfunction!(types::_report, m)?)?;
     m.add_function(wrap_pyfunction!(screener::_screener, m)?)?;
+    m.add_function(wrap_pyfunction!(detector::_detector, m)?)?;
     error::register(m)?;
     Ok(())
 }
