@@ -20,7 +20,7 @@ py="$venv/bin/python"
 # The package, as a user installs it (maturin is fetched as its PEP 517 backend), then the
 # test dependencies and what the examples use (LangGraph, Dask's distributed).
 "$py" -m pip install --quiet ./python
-"$py" -m pip install --quiet pytest langgraph distributed
+"$py" -m pip install --quiet pytest mypy langgraph distributed
 
 # The binding's own Rust: formatting and lints (its own workspace, so the root's
 # `cargo fmt --all` and `cargo clippy` do not see it).

@@ -1,7 +1,7 @@
 """Type stubs for the native module ``palisade._palisade`` (re-exported by ``palisade``)."""
 
 from os import PathLike
-from typing import Any, Iterable, Literal, Mapping, Optional, Sequence, Union
+from typing import Any, Iterable, Literal, Mapping, Optional, Sequence, Union, final
 
 __version__: str
 
@@ -41,6 +41,7 @@ class FenceError(PalisadeError):
 class InvalidIdError(PalisadeError):
     """A ticket id or allowed id is empty or holds whitespace."""
 
+@final
 class Finding:
     """One problem found in a text. ``text[f.start:f.end]`` is its span; it never holds the matched text."""
 
@@ -70,9 +71,10 @@ class Finding:
         """The message for the model and the reviewer."""
     def to_dict(self) -> dict[str, Any]:
         """The finding as a JSON-ready dict."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class Report:
     """The outcome of screening one draft."""
 
@@ -90,6 +92,7 @@ class Report:
         """``{"blocked": bool, "findings": [dict, ...]}``; no draft text."""
     def __len__(self) -> int: ...
 
+@final
 class Fenced:
     """A fenced block of untrusted text and what was found in it."""
 
@@ -102,6 +105,7 @@ class Fenced:
     def to_dict(self) -> dict[str, Any]:
         """``{"fenced": str, "findings": [dict, ...]}``."""
 
+@final
 class Cleaned:
     """Text cleaned for a search query and what was found in it."""
 
@@ -114,18 +118,19 @@ class Cleaned:
     def to_dict(self) -> dict[str, Any]:
         """``{"text": str, "findings": [dict, ...]}``."""
 
+@final
 class Screener:
     """Screens drafted replies; build once, call from any thread. Pickles by its construction arguments."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         *,
         policy: Union[str, PathLike[str], None] = None,
         rules: Sequence[Union[str, PathLike[str]]] = (),
         severities: Optional[dict[str, Literal["block", "notice", "off"]]] = None,
         max_words: Optional[int] = None,
         max_input_bytes: Optional[int] = None,
-    ) -> None: ...
+    ) -> Screener: ...
     def screen(
         self,
         draft: str,
@@ -139,20 +144,23 @@ class Screener:
         """Screens one draft (GIL released while it works)."""
     def screen_many(self, items: Iterable[Mapping[str, Any]]) -> list[Report]:
         """Screens many drafts on every core; reports in input order."""
+    def _time_screen(self, draft: str, *, ticket_id: Optional[str], n: int) -> float:
+        """For the benchmark: seconds to screen ``draft`` ``n`` times inside Rust."""
     def rules(self) -> list[dict[str, str]]:
         """The loaded rules: ``id``, ``kind``, ``severity``, ``status``, ``description``."""
 
+@final
 class Detector:
     """The input side (scan, fence, clean_query) with your own injection rules, a policy and limits. Pickles by its arguments."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         *,
         policy: Union[str, PathLike[str], None] = None,
         rules: Sequence[Union[str, PathLike[str]]] = (),
         disable: Sequence[str] = (),
         max_input_bytes: Optional[int] = None,
-    ) -> None: ...
+    ) -> Detector: ...
     def scan(self, text: str) -> list[Finding]:
         """Scans untrusted text (NOTICEs only)."""
     def fence(

@@ -2,11 +2,13 @@
 
 import inspect
 import pathlib
+import subprocess
+import sys
 
 import pytest
 
 import palisade
-from conftest import TICKET_ID
+from conftest import REPO, TICKET_ID, need
 
 PUBLIC = [n for n in palisade.__all__ if n != "__version__"]
 
@@ -228,3 +230,27 @@ def test_detector_with_rules_disable_limit_and_policy(tmp_path):
     assert [f.rule for f in back.scan(text)] == ["mine.refund-demand"]
     with pytest.raises(palisade.UnknownRuleError):
         palisade.Detector(disable=["no.such-rule"])
+
+
+def test_stubs_match_the_module():
+    """mypy's stubtest compares the .pyi with the compiled module (names, signatures)."""
+    need("mypy")
+    out = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", "palisade._palisade", "--allowlist",
+         str(pathlib.Path(__file__).parent / "stubtest-allowlist.txt")],
+        capture_output=True, text=True, cwd=pathlib.Path(__file__).parent, check=False,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "Success" in out.stdout
+
+
+def test_examples_and_bench_type_check_against_the_stubs():
+    need("mypy")
+    files = [str(p) for p in sorted((REPO / "examples" / "python").glob("*.py"))]
+    files.append(str(REPO / "python" / "bench" / "bench.py"))
+    out = subprocess.run(
+        [sys.executable, "-m", "mypy", "--config-file", str(REPO / "python" / "tests" / "mypy-examples.ini"),
+         "--no-incremental", *files],
+        capture_output=True, text=True, check=False, cwd=REPO / "examples" / "python",
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
