@@ -134,3 +134,12 @@ def test_screen_many_error_names_the_item():
 def test_context_attributes_default_to_none():
     e = palisade.PalisadeError("x")
     assert e.file is None and e.index is None
+
+
+def test_text_that_is_not_utf8_encodable_names_the_position():
+    # A lone surrogate has no UTF-8 form; Python's own error says where, and it is a ValueError.
+    with pytest.raises(UnicodeEncodeError) as err:
+        palisade.scan("ab\ud800c")
+    assert err.value.start == 2 and isinstance(err.value, ValueError)
+    with pytest.raises(TypeError):
+        palisade.Screener().screen(b"bytes", ticket_id=None)
