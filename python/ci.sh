@@ -15,7 +15,6 @@ venv="${PALISADE_PY_VENV:-$(mktemp -d)/venv}"
 rm -rf "$venv"
 "${PYTHON:-python3}" -m venv "$venv"
 py="$venv/bin/python"
-"$py" -m pip install --quiet --upgrade pip
 
 # The package, as a user installs it (maturin is fetched as its PEP 517 backend), then the
 # test dependencies and what the examples use (LangGraph, Dask's distributed).
