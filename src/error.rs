@@ -71,6 +71,13 @@ pub enum Error {
         /// Its line.
         first_line: usize,
     },
+    /// Several problems in the rule files and settings, every one found in one run (each is
+    /// one of the other variants), one per line.
+    #[error("{}", problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))]
+    RuleProblems {
+        /// The problems, in the order they were found.
+        problems: Vec<Error>,
+    },
     /// A builder setting names a rule that does not exist.
     #[error("unknown rule id {rule} in {setting}")]
     UnknownRule {

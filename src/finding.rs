@@ -42,16 +42,22 @@ impl fmt::Display for Severity {
     }
 }
 
-/// What class of problem a finding is.
+/// What class of problem a finding is: one of the built-in kinds, or a kind a user's rule
+/// file declared ([`Kind::Custom`]).
+///
+/// A kind is `Copy` and serialises as its snake_case name; any other name of lowercase ASCII
+/// letters and underscores reads as a custom kind.
 ///
 /// ```
 /// use palisade::Kind;
 /// assert_eq!(Kind::ForeignId.as_str(), "foreign_id");
 /// assert_eq!(serde_json::to_string(&Kind::HiddenText)?, "\"hidden_text\"");
+/// let competitor: Kind = serde_json::from_str("\"competitor_mention\"")?;
+/// assert_eq!(competitor.as_str(), "competitor_mention");
+/// assert!(!Kind::ALL.contains(&competitor));
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]
 pub enum Kind {
     /// Text shaped like a prompt injection (instructions aimed at the model, spoofed role tokens).
@@ -78,6 +84,68 @@ pub enum Kind {
     Length,
     /// Input that was cut short at the caller's request.
     Truncated,
+    /// A kind a user's rule file declared (`kind = "competitor_mention"`). It has no built-in
+    /// meaning: not sensitive, reported as its rules say.
+    Custom(CustomKind),
+}
+
+/// The name of a kind a rule file declared: lowercase ASCII letters and underscores, at most
+/// [`CustomKind::MAX_LEN`] bytes, not a built-in kind's name.
+///
+/// Names are interned once per process (so a [`Kind`] stays `Copy` and cheap to compare); at
+/// most [`CustomKind::MAX_NAMES`] distinct names are accepted, which bounds the memory an
+/// untrusted rule file or JSON document can make the process keep.
+///
+/// ```
+/// let kind = palisade::Kind::parse("competitor_mention").unwrap();
+/// assert!(matches!(kind, palisade::Kind::Custom(_)));
+/// assert_eq!(kind.to_string(), "competitor_mention");
+/// assert_eq!(palisade::Kind::parse("email"), Some(palisade::Kind::Email));
+/// assert_eq!(palisade::Kind::parse("Not-A-Kind"), None);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CustomKind(&'static str);
+
+impl CustomKind {
+    /// Longest name accepted, in bytes.
+    pub const MAX_LEN: usize = 64;
+    /// Most distinct custom names one process accepts.
+    pub const MAX_NAMES: usize = 1024;
+
+    /// The name.
+    ///
+    /// ```
+    /// if let Some(palisade::Kind::Custom(c)) = palisade::Kind::parse("upsell") {
+    ///     assert_eq!(c.as_str(), "upsell");
+    /// }
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        self.0
+    }
+
+    /// The interned name, if it is well formed and there is room for it.
+    fn intern(name: &str) -> Option<CustomKind> {
+        use std::collections::BTreeSet;
+        use std::sync::Mutex;
+        static NAMES: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
+        let well_formed = !name.is_empty()
+            && name.len() <= Self::MAX_LEN
+            && name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_');
+        if !well_formed {
+            return None;
+        }
+        let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&known) = names.get(name) {
+            return Some(CustomKind(known));
+        }
+        if names.len() >= Self::MAX_NAMES {
+            return None;
+        }
+        // Leaked on purpose: a name lives as long as the process, and there are few.
+        let leaked: &'static str = Box::leak(name.to_owned().into_boxed_str());
+        names.insert(leaked);
+        Some(CustomKind(leaked))
+    }
 }
 
 impl Kind {
@@ -120,7 +188,26 @@ impl Kind {
             Kind::Promise => "promise",
             Kind::Length => "length",
             Kind::Truncated => "truncated",
+            Kind::Custom(c) => c.as_str(),
         }
+    }
+
+    /// The kind a name stands for: a built-in kind by its snake_case name, otherwise a
+    /// [`Kind::Custom`] if the name is lowercase ASCII letters and underscores (see
+    /// [`CustomKind`]); `None` for anything else.
+    ///
+    /// ```
+    /// use palisade::Kind;
+    /// assert_eq!(Kind::parse("long_number"), Some(Kind::LongNumber));
+    /// assert_eq!(Kind::parse("mentions_competitor").map(|k| k.as_str()), Some("mentions_competitor"));
+    /// assert_eq!(Kind::parse("two words"), None);
+    /// ```
+    pub fn parse(name: &str) -> Option<Kind> {
+        Kind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.as_str() == name)
+            .or_else(|| CustomKind::intern(name).map(Kind::Custom))
     }
 
     /// Whether findings of this kind carry personal data or secrets that
@@ -135,6 +222,35 @@ impl Kind {
             self,
             Kind::Credential | Kind::ForeignId | Kind::Email | Kind::LongNumber
         )
+    }
+}
+
+impl Serialize for Kind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Kind {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Name;
+        impl serde::de::Visitor<'_> for Name {
+            type Value = Kind;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a kind: a built-in kind's name or lowercase letters and underscores")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Kind, E> {
+                Kind::parse(v).ok_or_else(|| {
+                    E::custom(format!(
+                        "invalid kind `{v}`: a kind is 1 to {} lowercase ASCII letters or \
+                         underscores (at most {} distinct custom kinds)",
+                        CustomKind::MAX_LEN,
+                        CustomKind::MAX_NAMES
+                    ))
+                })
+            }
+        }
+        deserializer.deserialize_str(Name)
     }
 }
 

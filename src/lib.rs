@@ -103,7 +103,11 @@
 //!
 //! # Crate features
 //!
-//! None: the library has no optional parts, no network access, no C dependencies and no
+//! - `cli` (on by default): the `palisade` binary and its argument parser. A library user
+//!   writes `palisade = { version = "0.1", default-features = false }` and compiles no CLI
+//!   dependency.
+//!
+//! The library itself has no optional parts, no network access, no C dependencies and no
 //! model downloads.
 #![forbid(unsafe_code)]
 
@@ -123,13 +127,13 @@ pub use decode::{DecodedRun, Encoding, decode_runs};
 pub use detect::{Detector, DetectorBuilder};
 pub use error::{Error, Result};
 pub use fence::{Cleaned, Fence, Fenced, SENTINELS};
-pub use finding::{Finding, Kind, Severity};
+pub use finding::{CustomKind, Finding, Kind, Severity};
 pub use limit::DEFAULT_MAX_INPUT_BYTES;
 pub use normalize::Normalized;
 pub use policy::{Level, Policy};
-pub use rules::{RuleInfo, Status};
+pub use rules::{Builder, ExampleProblem, RuleInfo, Status};
 pub use screen::context_defaults::DEFAULT_MAX_WORDS;
-pub use screen::{Context, ExampleProblem, Report, Screener, ScreenerBuilder};
+pub use screen::{Context, IdPattern, Report, Screener, ScreenerBuilder};
 
 /// The README's code blocks run as doctests.
 #[doc = include_str!("../README.md")]

@@ -7,12 +7,13 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
-use crate::detect::DetectorBuilder;
+use crate::detect::{Detector, DetectorBuilder};
 use crate::error::{Error, Result};
 use crate::fence::Fence;
 use crate::finding::Severity;
+use crate::rules::RuleInfo;
 use crate::screen::context_defaults::DEFAULT_MAX_WORDS;
-use crate::screen::{Context, Screener, ScreenerBuilder};
+use crate::screen::{Context, IdPattern, Screener, ScreenerBuilder};
 
 /// What a policy does to a rule (or every rule of a kind): its severity, or `off`.
 ///
@@ -97,6 +98,8 @@ struct FenceSection {
 struct ScreenPolicy {
     max_words: usize,
     foreign_id_pattern: Option<String>,
+    #[serde(skip)]
+    foreign_ids: Option<IdPattern>,
     allow_emails: Vec<String>,
     allow_numbers: Vec<String>,
     allow_ids: Vec<String>,
@@ -167,6 +170,7 @@ impl Default for Policy {
             screen: ScreenPolicy {
                 max_words: DEFAULT_MAX_WORDS,
                 foreign_id_pattern: None,
+                foreign_ids: None,
                 allow_emails: Vec::new(),
                 allow_numbers: Vec::new(),
                 allow_ids: Vec::new(),
@@ -182,6 +186,11 @@ impl Default for Policy {
             fence: FencePolicy { source: None },
         }
     }
+}
+
+/// Rule ids hold a dot (`draft.promise`); kinds do not (`promise`).
+fn is_kind(name: &str) -> bool {
+    !name.contains('.')
 }
 
 /// 1-based line and column of a byte offset.
@@ -314,13 +323,10 @@ impl Policy {
         policy.screen.rules = resolve(&s.rules);
         policy.screen.max_input_bytes = s.max_input_bytes;
         if let Some(p) = &s.foreign_id_pattern {
-            Screener::builder()
-                .without_defaults()
-                .rules_toml("foreign", "")
-                .foreign_id_pattern(p.get_ref())
-                .build()
+            let compiled = IdPattern::new(p.get_ref())
                 .map_err(|e| at(p.span().start, format!("screen.{e}")))?;
             policy.screen.foreign_id_pattern = Some(p.get_ref().clone());
+            policy.screen.foreign_ids = Some(compiled);
         }
         policy.scan.rules = resolve(&raw.scan.rules);
         policy.scan.max_input_bytes = raw.scan.max_input_bytes;
@@ -415,15 +421,34 @@ impl Policy {
         for f in &self.screen.rules {
             b = b.rules_file(f);
         }
-        for (name, level) in self.severities() {
-            b = match level {
-                Level::Off => b.disable(name),
-                Level::Block => b.severity(name, Severity::Block),
-                Level::Notice => b.severity(name, Severity::Notice),
+        // A kind stands for its rules: they are listed from the same files, without the
+        // severities (a failure here shows again, with its reason, in `build`).
+        let probe = if self.severity.keys().any(|n| is_kind(n)) {
+            let mut p = Screener::builder();
+            for f in &self.screen.rules {
+                p = p.rules_file(f);
+            }
+            p.build().ok()
+        } else {
+            None
+        };
+        for (name, level) in self.ordered_levels() {
+            let ids = match &probe {
+                Some(s) if is_kind(name) => Policy::rule_ids(s.rules(), name),
+                _ => Vec::new(),
             };
-        }
-        if let Some(p) = &self.screen.foreign_id_pattern {
-            b = b.foreign_id_pattern(p);
+            let names = if ids.is_empty() {
+                vec![name.to_owned()]
+            } else {
+                ids
+            };
+            for n in names {
+                b = match level {
+                    Level::Off => b.disable(n),
+                    Level::Block => b.severity(n, Severity::Block),
+                    Level::Notice => b.severity(n, Severity::Notice),
+                };
+            }
         }
         if let Some(n) = self.screen.max_input_bytes {
             b = b.max_input_bytes(n);
@@ -438,25 +463,69 @@ impl Policy {
     /// ```
     /// let p = palisade::Policy::from_toml("[severity]\n\"draft.promise\" = \"off\"\n")?;
     /// let d = p.detector_builder().build()?; // a draft rule's entry does not reach it
+    /// let p = palisade::Policy::from_toml("[severity]\ninjection = \"off\"\n")?;
+    /// assert_eq!(p.detector_builder().build()?.rules().filter(|r| r.kind.as_str() == "injection").count(), 0);
     /// # Ok::<(), palisade::Error>(())
     /// ```
     pub fn detector_builder(&self) -> DetectorBuilder {
-        let mut b = crate::Detector::builder();
+        let mut b = Detector::builder();
         for f in &self.scan.rules {
             b = b.rules_file(f);
         }
-        // Only names of input-side rules reach the detector; the screener holds the rest.
-        let input_side = crate::Detector::new();
-        // Detection records notices only, so `off` is the one level that changes it.
-        for (name, level) in self.severities() {
-            if level == Level::Off && input_side.has_rule_or_kind(name) {
-                b = b.disable(name);
+        let off: Vec<&str> = self
+            .ordered_levels()
+            .filter(|(_, l)| *l == Level::Off)
+            .map(|(n, _)| n)
+            .collect();
+        if !off.is_empty() {
+            // Only names of input-side rules reach the detector; the screener holds the rest.
+            let mut p = Detector::builder();
+            for f in &self.scan.rules {
+                p = p.rules_file(f);
+            }
+            if let Ok(probe) = p.build() {
+                for name in off {
+                    for id in Policy::rule_ids(probe.rules(), name) {
+                        b = b.disable(id);
+                    }
+                }
             }
         }
         if let Some(n) = self.scan.max_input_bytes {
             b = b.max_input_bytes(n);
         }
         b
+    }
+
+    /// The ids of the rules `name` stands for among `rules`: the rule with that id, or every
+    /// rule of the kind `name`; empty when there is none. The command line uses it for
+    /// `--disable` and `--severity`.
+    ///
+    /// ```
+    /// use palisade::{Policy, Screener};
+    /// let s = Screener::new();
+    /// assert_eq!(Policy::rule_ids(s.rules(), "draft.promise"), vec!["draft.promise"]);
+    /// assert!(Policy::rule_ids(s.rules(), "credential").len() > 10);
+    /// assert!(Policy::rule_ids(s.rules(), "nothing").is_empty());
+    /// ```
+    pub fn rule_ids<'r>(rules: impl Iterator<Item = &'r RuleInfo>, name: &str) -> Vec<String> {
+        let mut ids = Vec::new();
+        for r in rules {
+            if r.id == name {
+                return vec![r.id.clone()];
+            }
+            if r.kind.as_str() == name {
+                ids.push(r.id.clone());
+            }
+        }
+        ids
+    }
+
+    /// The `[severity]` entries, kinds before rule ids, so an entry for one rule overrides
+    /// one for its kind.
+    fn ordered_levels(&self) -> impl Iterator<Item = (&str, Level)> {
+        let kinds = self.severities().filter(|(n, _)| is_kind(n));
+        kinds.chain(self.severities().filter(|(n, _)| !is_kind(n)))
     }
 
     /// A fence with this label and the policy's source.
@@ -498,6 +567,9 @@ impl Policy {
         }
         for n in &self.screen.allow_numbers {
             ctx = ctx.allow_number(n)?;
+        }
+        if let Some(p) = &self.screen.foreign_ids {
+            ctx = ctx.foreign_ids(p);
         }
         Ok(ctx
             .max_words(self.screen.max_words)

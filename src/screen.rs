@@ -7,20 +7,17 @@ pub(crate) mod context_defaults {
 }
 mod report;
 
-use std::path::Path;
 use std::sync::{Arc, LazyLock};
 
 use crate::decode::{decode_runs_known, first_long_run};
 use crate::detect::hidden_text_findings;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::finding::{Finding, Kind, Severity};
-use crate::limit::{DEFAULT_MAX_INPUT_BYTES, InputLimit};
+use crate::limit::InputLimit;
 use crate::normalize::Normalized;
-use crate::rules::{
-    CompiledRule, PatternLimits, RuleInfo, RuleSet, builtin_rules, check_examples, load_file,
-};
+use crate::rules::{Builder, Profile, RuleInfo, RuleSet, tidy};
 
-pub use context::Context;
+pub use context::{Context, IdPattern};
 pub use report::Report;
 
 /// The compiled draft screener: build once, screen many drafts, from any thread.
@@ -44,16 +41,6 @@ pub struct Screener {
 struct Inner {
     rules: RuleSet,
     limit: InputLimit,
-    foreign: Option<ForeignPattern>,
-}
-
-/// Other tickets' ids of a deployment's own shape (`#\d{5,}`), reported under the rule that
-/// runs the UUID check, with its severity and message.
-struct ForeignPattern {
-    regex: regex::Regex,
-    rule: String,
-    severity: Severity,
-    message: String,
 }
 
 impl std::fmt::Debug for Screener {
@@ -67,7 +54,7 @@ impl std::fmt::Debug for Screener {
 
 static DEFAULT_SCREENER: LazyLock<Screener> = LazyLock::new(|| {
     #[allow(clippy::expect_used)]
-    ScreenerBuilder::default()
+    Builder::<Screener>::default()
         .build_checked(false)
         // The embedded rules are compiled and their examples run by the test suite, so this
         // cannot fail in a released build.
@@ -103,7 +90,7 @@ impl Screener {
     /// # Ok::<(), palisade::Error>(())
     /// ```
     pub fn builder() -> ScreenerBuilder {
-        ScreenerBuilder::default()
+        Builder::default()
     }
 
     /// Screens one draft. Findings come back in span order.
@@ -127,7 +114,7 @@ impl Screener {
         let mut findings = Vec::new();
         self.inner.rules.scan_knowing(
             &view,
-            Some(ctx),
+            Some(ctx as &dyn std::any::Any),
             &|_| true,
             Some(long_run.is_some()),
             &mut findings,
@@ -136,21 +123,42 @@ impl Screener {
             findings.extend(hidden_text_findings(draft).into_iter().map(|h| h.finding));
         }
         self.scan_decoded(&view, long_run, &mut findings);
-        if let Some(foreign) = &self.inner.foreign {
-            for m in foreign.regex.find_iter(view.as_str()) {
-                if !ctx.id_text_allowed(m.as_str()) {
-                    findings.push(Finding::new(
-                        foreign.rule.clone(),
-                        Kind::ForeignId,
-                        foreign.severity,
-                        view.to_original(m.range()),
-                        format!("{} (matches foreign_id_pattern)", foreign.message),
-                    ));
-                }
-            }
+        if let Some(pattern) = ctx.foreign_pattern() {
+            self.scan_foreign_ids(&view, ctx, pattern, &mut findings);
         }
         findings.extend(truncated);
         Ok(Report::new(tidy(findings), draft))
+    }
+
+    /// Reports the matches of the context's foreign-id pattern that it does not allow, under
+    /// the first rule of kind `foreign_id` (its severity and message; none when it is off).
+    fn scan_foreign_ids(
+        &self,
+        view: &Normalized<'_>,
+        ctx: &Context,
+        pattern: &regex::Regex,
+        findings: &mut Vec<Finding>,
+    ) {
+        let Some(rule) = self
+            .inner
+            .rules
+            .rules()
+            .iter()
+            .find(|r| r.info.kind == Kind::ForeignId)
+        else {
+            return;
+        };
+        for m in pattern.find_iter(view.as_str()) {
+            if !ctx.id_text_allowed(m.as_str()) {
+                findings.push(Finding::new(
+                    rule.info.id.clone(),
+                    Kind::ForeignId,
+                    rule.info.severity,
+                    view.to_original(m.range()),
+                    format!("{} (matches the foreign-id pattern)", rule.message),
+                ));
+            }
+        }
     }
 
     /// Runs the credential rules over base64, hex and percent-encoded runs (bounded; see
@@ -198,363 +206,48 @@ impl Screener {
     }
 }
 
-/// Sorts by span and drops credential findings covered by a longer credential finding (a
-/// generic `password=` rule and a specific token rule on the same value say one thing).
-pub(crate) fn tidy(mut findings: Vec<Finding>) -> Vec<Finding> {
-    findings.sort_by(|a, b| {
-        (a.span().start, std::cmp::Reverse(a.span().end), a.rule()).cmp(&(
-            b.span().start,
-            std::cmp::Reverse(b.span().end),
-            b.rule(),
-        ))
-    });
-    let mut out: Vec<Finding> = Vec::with_capacity(findings.len());
-    let mut cover_end = 0usize;
-    let mut cover_start = usize::MAX;
-    for f in findings {
-        if f.kind() == Kind::Credential {
-            let s = f.span();
-            if cover_start != usize::MAX && s.start >= cover_start && s.end <= cover_end {
-                continue;
-            }
-            cover_start = s.start;
-            cover_end = s.end;
-        }
-        out.push(f);
-    }
-    out
-}
-
-/// One problem found while checking a rule file's examples.
+/// Configures and builds a [`Screener`]: the embedded credential, draft and injection rules,
+/// the draft checks, and any rule files added. See [`Builder`] for every setting.
 ///
 /// ```
-/// let problems = palisade::Screener::builder()
-///     .rules_toml("mine.toml", r#"
-/// [[rule]]
-/// id = "mine.refund-word"
-/// kind = "promise"
-/// severity = "notice"
-/// description = "d"
-/// rationale = "r"
-/// message = "m"
-/// pattern = '(?i)\brefund\b'
-/// examples = ["no match here"]
-/// negative_examples = ["nothing"]
-/// "#)
-///     .check_examples()?;
-/// assert_eq!(problems[0].rule, "mine.refund-word");
+/// let screener: palisade::Screener = palisade::ScreenerBuilder::default().build()?;
 /// # Ok::<(), palisade::Error>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[non_exhaustive]
-pub struct ExampleProblem {
-    /// The rule file.
-    pub file: String,
-    /// The line where the rule starts.
-    pub line: usize,
-    /// The rule id.
-    pub rule: String,
-    /// What failed.
-    pub reason: String,
-}
+pub type ScreenerBuilder = Builder<Screener>;
 
-impl std::fmt::Display for ExampleProblem {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{}:{}: rule {}: {}",
-            self.file, self.line, self.rule, self.reason
-        )
+/// The screener reports injection-shaped text in a draft in a draft's words: the rule files'
+/// messages speak of a customer's text.
+fn draft_message(kind: Kind) -> Option<&'static str> {
+    match kind {
+        Kind::Injection => Some(
+            "The draft contains text shaped like an instruction to a model; a reply to a \
+             customer gives no instructions to an AI: remove it.",
+        ),
+        Kind::FenceMarker => Some(
+            "The draft contains a copy of the untrusted-content fence marker; remove it from \
+             the reply.",
+        ),
+        _ => None,
     }
 }
 
-enum Source {
-    Path(std::path::PathBuf),
-    Text(String, String),
-}
-
-/// Configures and builds a [`Screener`]. All validation happens in [`build`](Self::build).
-///
-/// ```
-/// let screener = palisade::Screener::builder().max_input_bytes(64 * 1024).build()?;
-/// # Ok::<(), palisade::Error>(())
-/// ```
-#[derive(Default)]
-pub struct ScreenerBuilder {
-    without_defaults: bool,
-    sources: Vec<Source>,
-    severities: Vec<(String, Severity)>,
-    disabled: Vec<String>,
-    max_input_bytes: Option<usize>,
-    truncate: bool,
-    limits: PatternLimits,
-    foreign_id_pattern: Option<String>,
-}
-
-impl std::fmt::Debug for ScreenerBuilder {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ScreenerBuilder")
-            .field("without_defaults", &self.without_defaults)
-            .field("sources", &self.sources.len())
-            .field("disabled", &self.disabled)
-            .finish()
-    }
-}
-
-impl ScreenerBuilder {
-    /// Adds a rule file from disk (read in [`build`](Self::build)). A path that ends like an
-    /// embedded file (`rules/credentials.toml`) replaces that embedded file, so an edited copy
-    /// of a default file can be checked and used.
-    ///
-    /// ```
-    /// let err = palisade::Screener::builder().rules_file("no/such/file.toml").build();
-    /// assert!(err.is_err());
-    /// ```
-    pub fn rules_file(mut self, path: impl AsRef<Path>) -> Self {
-        self.sources.push(Source::Path(path.as_ref().to_owned()));
-        self
-    }
-
-    /// Adds a rule file from a string; `name` is used in error messages.
-    ///
-    /// ```
-    /// let b = palisade::Screener::builder().rules_toml("inline.toml", "");
-    /// assert!(b.build().is_ok());
-    /// ```
-    pub fn rules_toml(mut self, name: impl Into<String>, source: impl Into<String>) -> Self {
-        self.sources.push(Source::Text(name.into(), source.into()));
-        self
-    }
-
-    /// Leaves out the embedded default rules (only the added files are used).
-    ///
-    /// ```
-    /// let s = palisade::Screener::builder().without_defaults().build()?;
-    /// assert_eq!(s.rules().count(), 0);
-    /// # Ok::<(), palisade::Error>(())
-    /// ```
-    pub fn without_defaults(mut self) -> Self {
-        self.without_defaults = true;
-        self
-    }
-
-    /// Overrides a rule's severity. `rule` is a rule id or a kind (`email`: every rule of
-    /// that kind). A name that matches no rule is an error in `build`.
-    ///
-    /// ```
-    /// # use palisade::Severity;
-    /// assert!(palisade::Screener::builder().severity("no.such-rule", Severity::Notice).build().is_err());
-    /// let s = palisade::Screener::builder().severity("long_number", Severity::Notice).build()?;
-    /// assert!(s.rules().filter(|r| r.kind.as_str() == "long_number").all(|r| r.severity == Severity::Notice));
-    /// # Ok::<(), palisade::Error>(())
-    /// ```
-    pub fn severity(mut self, rule: impl Into<String>, severity: Severity) -> Self {
-        self.severities.push((rule.into(), severity));
-        self
-    }
-
-    /// Turns a rule off. `rule` is a rule id or a kind (`promise`: every rule of that kind).
-    /// A name that matches no rule is an error in `build`.
-    ///
-    /// ```
-    /// let s = palisade::Screener::builder().disable("draft.length").disable("promise").build()?;
-    /// assert!(!s.rules().any(|r| r.id == "draft.length" || r.kind.as_str() == "promise"));
-    /// # Ok::<(), palisade::Error>(())
-    /// ```
-    pub fn disable(mut self, rule: impl Into<String>) -> Self {
-        self.disabled.push(rule.into());
-        self
-    }
-
-    /// Other tickets' ids, besides UUIDs: a regex for the shape of this helpdesk's ticket ids
-    /// (`#\d{5,}`, `ORD-\d+`). A match that is not the context's ticket id, an allowed id
-    /// or an id the customer wrote in the ticket is reported as a foreign id, under the rule
-    /// that runs the `foreign_id` check (so its severity and `disable` apply). A bad regex is
-    /// an error in `build`, naming the setting.
-    ///
-    /// ```
-    /// use palisade::{Context, Kind, Screener};
-    /// let s = Screener::builder().foreign_id_pattern(r"#\d{5,}").build()?;
-    /// let ctx = Context::new("#48213")?;
-    /// let report = s.screen(&ctx, "Your ticket #48213 is linked to #55120.")?;
-    /// assert_eq!(report.findings().len(), 1);
-    /// assert_eq!(report.findings()[0].kind(), Kind::ForeignId);
-    /// assert!(Screener::builder().foreign_id_pattern("(").build().is_err());
-    /// # Ok::<(), palisade::Error>(())
-    /// ```
-    pub fn foreign_id_pattern(mut self, pattern: impl Into<String>) -> Self {
-        self.foreign_id_pattern = Some(pattern.into());
-        self
-    }
-
-    /// The largest draft accepted, in bytes (default [`DEFAULT_MAX_INPUT_BYTES`]).
-    ///
-    /// ```
-    /// # use palisade::{Context, Screener};
-    /// let s = Screener::builder().max_input_bytes(4).build()?;
-    /// let ctx = Context::new("6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f")?;
-    /// assert!(s.screen(&ctx, "hello").is_err());
-    /// # Ok::<(), palisade::Error>(())
-    /// ```
-    pub fn max_input_bytes(mut self, limit: usize) -> Self {
-        self.max_input_bytes = Some(limit);
-        self
-    }
-
-    /// Screens only the first `max_input_bytes` of an oversized draft instead of failing; the
-    /// unscreened rest is reported as a BLOCK finding of kind [`Kind::Truncated`] (nobody
-    /// should approve text that was not screened).
-    ///
-    /// ```
-    /// # use palisade::{Context, Kind, Screener};
-    /// let s = Screener::builder().max_input_bytes(5).truncate_over_limit().build()?;
-    /// let ctx = Context::new("6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f")?;
-    /// let report = s.screen(&ctx, "hello world")?;
-    /// assert_eq!(report.findings()[0].kind(), Kind::Truncated);
-    /// assert_eq!(report.findings()[0].span(), 5..11);
-    /// # Ok::<(), palisade::Error>(())
-    /// ```
-    pub fn truncate_over_limit(mut self) -> Self {
-        self.truncate = true;
-        self
-    }
-
-    pub(crate) fn input_limit(&self) -> InputLimit {
-        InputLimit {
-            max_bytes: self.max_input_bytes.unwrap_or(DEFAULT_MAX_INPUT_BYTES),
-            truncate: self.truncate,
-        }
-    }
-
-    fn load(&self) -> Result<(Vec<CompiledRule>, usize)> {
-        let mut all = if self.without_defaults {
-            Vec::new()
-        } else {
-            builtin_rules(&self.limits)?
-        };
-        // A file whose path ends like an embedded one (`rules/draft.toml`) is an edited copy of
-        // it: it replaces the embedded file instead of clashing with every id in it.
-        for source in &self.sources {
-            if let Source::Path(path) = source {
-                let path = path.to_string_lossy().replace('\\', "/");
-                all.retain(|r| {
-                    !(path == r.info.file || path.ends_with(&format!("/{}", r.info.file)))
-                });
-            }
-        }
-        let builtin_count = all.len();
-        for source in &self.sources {
-            match source {
-                Source::Path(path) => {
-                    let text = std::fs::read_to_string(path).map_err(|e| Error::RuleFileRead {
-                        path: path.clone(),
-                        reason: e.to_string(),
-                    })?;
-                    all.extend(load_file(&path.display().to_string(), &text, &self.limits)?);
-                }
-                Source::Text(name, text) => all.extend(load_file(name, text, &self.limits)?),
-            }
-        }
-        Ok((all, builtin_count))
-    }
-
-    fn assemble(&self, mut all: Vec<CompiledRule>) -> Result<RuleSet> {
-        // A name is a rule id or a kind.
-        let named =
-            |r: &CompiledRule, name: &str| r.info.id == name || r.info.kind.as_str() == name;
-        for name in &self.disabled {
-            let before = all.len();
-            all.retain(|r| !named(r, name));
-            if all.len() == before {
-                return Err(Error::UnknownRule {
-                    rule: name.clone(),
-                    setting: "disable",
-                });
-            }
-        }
-        for (name, severity) in &self.severities {
-            let mut any = false;
-            for rule in all.iter_mut().filter(|r| named(r, name)) {
-                rule.info.severity = *severity;
-                any = true;
-            }
-            if !any {
-                return Err(Error::UnknownRule {
-                    rule: name.clone(),
-                    setting: "severity",
-                });
-            }
-        }
-        RuleSet::new(all)
-    }
-
-    /// The foreign-id pattern compiled, tied to the rule that runs the `foreign_id` check
-    /// (none when that rule is disabled or absent).
-    fn foreign_pattern(&self, rules: &RuleSet) -> Result<Option<ForeignPattern>> {
-        let Some(pattern) = &self.foreign_id_pattern else {
-            return Ok(None);
-        };
-        let regex = regex::RegexBuilder::new(pattern)
-            .size_limit(1 << 20)
-            .dfa_size_limit(1 << 20)
-            .build()
-            .map_err(|e| Error::InvalidSetting {
-                setting: "foreign_id_pattern".to_owned(),
-                reason: e.to_string(),
-            })?;
-        if regex.is_match("") {
-            return Err(Error::InvalidSetting {
-                setting: "foreign_id_pattern".to_owned(),
-                reason: "matches the empty string".to_owned(),
-            });
-        }
-        Ok(rules
-            .rules()
-            .iter()
-            .find(|r| r.check == Some(crate::rules::schema::CheckName::ForeignId))
-            .map(|r| ForeignPattern {
-                regex,
-                rule: r.info.id.clone(),
-                severity: r.info.severity,
-                message: r.message.clone(),
-            }))
-    }
-
-    /// Builds the rule set, keeping the rules `keep` accepts; with `check`, the added files'
-    /// examples must pass first (the embedded ones are run by the test suite).
-    pub(crate) fn build_rule_set(
-        &self,
-        check: bool,
-        keep: &dyn Fn(&CompiledRule) -> bool,
-    ) -> Result<RuleSet> {
-        if check
-            && !self.sources.is_empty()
-            && let Some(p) = self.problems(false)?.into_iter().next()
-        {
-            return Err(Error::InvalidRule {
-                file: p.file,
-                line: p.line,
-                rule: p.rule,
-                reason: p.reason,
-            });
-        }
-        let (mut all, _) = self.load()?;
-        all.retain(|r| keep(r));
-        self.assemble(all)
-    }
-
-    fn build_checked(self, check: bool) -> Result<Screener> {
-        let rules = self.build_rule_set(check, &|_| true)?;
-        let foreign = self.foreign_pattern(&rules)?;
-        Ok(Screener {
-            inner: Arc::new(Inner {
-                rules,
-                limit: self.input_limit(),
-                foreign,
-            }),
+impl Default for Builder<Screener> {
+    fn default() -> Self {
+        Builder::with_profile(Profile {
+            builtin_files: &[
+                "rules/credentials.toml",
+                "rules/draft.toml",
+                "rules/injection.toml",
+            ],
+            checks: checks::registry(),
+            keeps: |_| true,
+            example_context: Some(Arc::new(Context::example())),
+            message_for: draft_message,
         })
     }
+}
 
+impl Builder<Screener> {
     /// Validates everything and compiles. Errors name the file, line and rule id: duplicate
     /// ids, bad or oversized patterns, unknown kinds, checks or fields, and any example of an
     /// added rule file that does not match (or negative example that does).
@@ -572,46 +265,13 @@ impl ScreenerBuilder {
         self.build_checked(true)
     }
 
-    /// Runs examples: of the added files only, or of every rule when `all` is set.
-    fn problems(&self, all_rules: bool) -> Result<Vec<ExampleProblem>> {
-        let (all, builtin_count) = self.load()?;
-        let added: Vec<String> = all[builtin_count..]
-            .iter()
-            .map(|r| r.info.id.clone())
-            .collect();
-        let set = self.assemble(all)?;
-        let ctx = Context::example();
-        let full = |text: &str| {
-            let view = Normalized::new(text);
-            let mut out = Vec::new();
-            set.scan(&view, Some(&ctx), &|_| true, &mut out);
-            out
-        };
-        let to_check = set
-            .rules()
-            .iter()
-            .filter(|r| all_rules || added.contains(&r.info.id));
-        Ok(check_examples(to_check, &full)
-            .into_iter()
-            .map(|(file, line, rule, reason)| ExampleProblem {
-                file,
-                line,
-                rule,
-                reason,
-            })
-            .collect())
-    }
-
-    /// Loads and compiles like [`build`](Self::build), then runs the examples of every added
-    /// rule file (and of the embedded rules when no file was added), returning every problem
-    /// instead of the first. Structural errors (bad TOML, bad regex) still return `Err`.
-    ///
-    /// ```
-    /// let problems = palisade::Screener::builder().check_examples()?;
-    /// assert!(problems.is_empty(), "{problems:?}");
-    /// # Ok::<(), palisade::Error>(())
-    /// ```
-    pub fn check_examples(self) -> Result<Vec<ExampleProblem>> {
-        self.problems(self.sources.is_empty())
+    fn build_checked(self, check: bool) -> Result<Screener> {
+        let rules = self.build_rule_set(check)?;
+        Ok(Screener {
+            inner: Arc::new(Inner {
+                rules,
+                limit: self.input_limit(),
+            }),
+        })
     }
 }

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use palisade::{DetectorBuilder, Level, Policy, ScreenerBuilder, Severity};
+use palisade::{Detector, Level, Policy, ScreenerBuilder, Severity};
 
 use super::Fail;
 
@@ -89,60 +89,117 @@ pub(crate) struct Knobs {
 }
 
 impl Knobs {
-    fn settings(&self) -> impl Iterator<Item = (&str, Level)> {
+    /// `(name, level, flag)`: the `--severity` settings, then the `--disable` ones.
+    fn settings(&self) -> impl Iterator<Item = (&str, Level, &'static str)> {
         self.severity
             .iter()
-            .map(|s| (s.rule.as_str(), s.level))
-            .chain(self.disable.iter().map(|r| (r.as_str(), Level::Off)))
+            .map(|s| (s.rule.as_str(), s.level, "--severity"))
+            .chain(
+                self.disable
+                    .iter()
+                    .map(|r| (r.as_str(), Level::Off, "--disable")),
+            )
     }
 
-    pub(crate) fn screener(&self, mut b: ScreenerBuilder) -> ScreenerBuilder {
-        for f in &self.rules.files {
-            b = b.rules_file(f);
-        }
-        for (rule, level) in self.settings() {
-            b = match level {
-                Level::Off => b.disable(rule),
-                Level::Block => b.severity(rule, Severity::Block),
-                Level::Notice => b.severity(rule, Severity::Notice),
+    /// The policy's screener with the flags' rule files and levels; a kind stands for the
+    /// rules of that kind.
+    pub(crate) fn screener(&self, policy: &Policy) -> Result<ScreenerBuilder, Fail> {
+        let with_files = |mut b: ScreenerBuilder| {
+            for f in &self.rules.files {
+                b = b.rules_file(f);
+            }
+            b
+        };
+        let probe = if self.settings().any(|(n, _, _)| !n.contains('.')) {
+            Some(
+                with_files(policy.screener_builder())
+                    .build()
+                    .map_err(build_error)?,
+            )
+        } else {
+            None
+        };
+        let mut b = with_files(policy.screener_builder());
+        for (name, level, _) in self.settings() {
+            let ids = match &probe {
+                Some(s) if !name.contains('.') => Policy::rule_ids(s.rules(), name),
+                _ => Vec::new(),
             };
-        }
-        b
-    }
-
-    /// Detection records notices only: `off` turns a rule off, `notice` is what every rule
-    /// already is, and `block` is refused.
-    pub(crate) fn detector(&self, mut b: DetectorBuilder) -> Result<DetectorBuilder, Fail> {
-        for f in &self.rules.files {
-            b = b.rules_file(f);
-        }
-        for (rule, level) in self.settings() {
-            match level {
-                Level::Off => b = b.disable(rule),
-                Level::Notice => {}
-                Level::Block => {
-                    return Err(Fail::new(format!(
-                        "--severity {rule}=block: scan records notices only (use notice or off)"
-                    )));
-                }
+            let names = if ids.is_empty() {
+                vec![name.to_owned()]
+            } else {
+                ids
+            };
+            for n in names {
+                b = match level {
+                    Level::Off => b.disable(n),
+                    Level::Block => b.severity(n, Severity::Block),
+                    Level::Notice => b.severity(n, Severity::Notice),
+                };
             }
         }
         Ok(b)
     }
 }
 
+/// The detector of the policy's `[scan]` table with `files` added and the knobs' levels.
+/// Detection records notices only: `off` turns a rule or kind off, `notice` is what every
+/// rule already is, and `block` is refused.
+pub(crate) fn detector(
+    policy: &Policy,
+    files: &[PathBuf],
+    knobs: Option<&Knobs>,
+    max_input_bytes: Option<usize>,
+) -> Result<Detector, Fail> {
+    let base = || {
+        let mut b = policy.detector_builder();
+        for f in files
+            .iter()
+            .chain(knobs.iter().flat_map(|k| &k.rules.files))
+        {
+            b = b.rules_file(f);
+        }
+        if let Some(n) = max_input_bytes {
+            b = b.max_input_bytes(n);
+        }
+        b
+    };
+    let Some(knobs) = knobs.filter(|k| k.settings().next().is_some()) else {
+        return base().build().map_err(build_error);
+    };
+    let probe = base().build().map_err(build_error)?;
+    let mut b = base();
+    for (name, level, flag) in knobs.settings() {
+        if level == Level::Block {
+            return Err(Fail::new(format!(
+                "{flag} {name}=block: scan records notices only (use notice or off)"
+            )));
+        }
+        let ids = Policy::rule_ids(probe.rules(), name);
+        if ids.is_empty() {
+            return Err(Fail::new(format!(
+                "{flag}: no rule or kind named {name:?} among the input-side rules"
+            )));
+        }
+        if level == Level::Off {
+            for id in ids {
+                b = b.disable(id);
+            }
+        }
+    }
+    b.build().map_err(build_error)
+}
+
 /// A build error from the knobs names the flag that caused it.
 pub(crate) fn build_error(e: palisade::Error) -> Fail {
-    let s = e.to_string();
-    // The policy's own rule files were checked when it was read: a missing one is a flag's.
-    let flag = if matches!(e, palisade::Error::RuleFileRead { .. }) {
-        "--rules: "
-    } else if s.contains("in severity") {
-        "--severity: "
-    } else if s.contains("in disable") {
-        "--disable (or --severity RULE=off): "
-    } else {
-        ""
+    use palisade::Error;
+    // The policy's own rule files and names were checked when it was read: these are a flag's.
+    let flag = match &e {
+        Error::RuleFileRead { .. } => "--rules: ",
+        Error::UnknownRule { setting, .. } if *setting == "severity" => "--severity: ",
+        Error::UnknownRule { .. } => "--disable (or --severity RULE=off): ",
+        _ => "",
     };
+    let s = e.to_string();
     Fail::new(format!("{flag}{s}"))
 }

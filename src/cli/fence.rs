@@ -46,7 +46,12 @@ pub(crate) fn run(args: Args, policy: &Policy) -> Outcome {
     if let Some(s) = &args.source {
         fence = Fence::new(&args.label)?
             .with_source(s)
-            .map_err(|e| Fail::new(format!("--{e}")))?;
+            .map_err(|e| match e {
+                palisade::Error::InvalidSetting { reason, .. } => {
+                    Fail::new(format!("--source: {reason}"))
+                }
+                other => other.into(),
+            })?;
     }
     if let Some(n) = &args.nonce {
         fence = fence
@@ -55,7 +60,8 @@ pub(crate) fn run(args: Args, policy: &Policy) -> Outcome {
     } else if args.random_nonce {
         fence = fence.with_random_nonce()?;
     }
-    let detector = super::scan::detector(policy, None, &args.rules.files, &args.input)?;
+    let detector =
+        super::config::detector(policy, &args.rules.files, None, args.input.max_input_bytes)?;
     let text = args.input.read_stdin()?;
     let out = detector.fence(&fence, &text)?;
     let mut stdout = io::stdout().lock();

@@ -11,7 +11,7 @@
 //! skipped (they produce no output line).
 
 use std::collections::BTreeMap;
-use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Read, Write};
 use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, sync_channel};
 use std::sync::{Arc, Mutex};
 
@@ -149,6 +149,8 @@ struct Chunk {
 #[derive(Default)]
 struct Done {
     out: Vec<u8>,
+    /// `(line number, input line, output line)`, kept only for an [`Observer`].
+    kept: Vec<(usize, String, String)>,
     lines: u64,
     answered: u64,
     errors: u64,
@@ -194,12 +196,13 @@ fn read_line_capped(
 }
 
 fn read_chunks(
+    input: Box<dyn Read + Send>,
     cap: usize,
     chunks: SyncSender<Chunk>,
     permits: SyncSender<()>,
     failure: Arc<Mutex<Option<String>>>,
 ) {
-    let mut reader = BufReader::with_capacity(1 << 16, io::stdin().lock());
+    let mut reader = BufReader::with_capacity(1 << 16, input);
     let mut line_no = 1;
     for index in 0.. {
         let mut chunk = Chunk {
@@ -245,7 +248,7 @@ fn read_chunks(
     }
 }
 
-fn answer(chunk: &Chunk, lossy: bool, cap: usize, handle: &Handler) -> Done {
+fn answer(chunk: &Chunk, lossy: bool, cap: usize, keep: bool, handle: &Handler) -> Done {
     let mut done = Done::default();
     let mut start = 0;
     for (k, &(end, cut)) in chunk.lines.iter().enumerate() {
@@ -284,18 +287,57 @@ fn answer(chunk: &Chunk, lossy: bool, cap: usize, handle: &Handler) -> Done {
         }
         done.out.extend_from_slice(result.json.as_bytes());
         done.out.push(b'\n');
+        if keep {
+            let input = String::from_utf8_lossy(raw).into_owned();
+            done.kept.push((number, input, result.json));
+        }
     }
     done
 }
 
-/// Runs `handle` over every line of stdin and writes the answers. Exit code: 2 if any line
-/// was an error, else 1 if any draft was blocked, else 0.
+/// Sees every answered line after it is written, in input order: `(line number, input line,
+/// output line)`. A batch report (an HTML page of the run) hooks in here.
+pub(crate) type Observer<'o> = &'o mut dyn FnMut(usize, &str, &str);
+
+/// Runs `handle` over every line of stdin and writes the answers to stdout. Exit code: 2 if
+/// any line was an error, else 1 if any draft was blocked, else 0.
 pub(crate) fn run(
     opts: &StreamOpts,
     lossy: bool,
     max_input_bytes: usize,
     handle: Arc<Handler>,
 ) -> Result<u8, Fail> {
+    let settings = Settings {
+        opts,
+        lossy,
+        max_input_bytes,
+    };
+    run_with(
+        Box::new(io::stdin()),
+        &mut io::stdout().lock(),
+        &settings,
+        handle,
+        None,
+    )
+}
+
+/// How [`run_with`] reads and reports.
+pub(crate) struct Settings<'a> {
+    pub(crate) opts: &'a StreamOpts,
+    pub(crate) lossy: bool,
+    pub(crate) max_input_bytes: usize,
+}
+
+/// [`run`] over any input and output, with an optional [`Observer`].
+pub(crate) fn run_with(
+    input: Box<dyn Read + Send>,
+    output: &mut dyn Write,
+    settings: &Settings<'_>,
+    handle: Arc<Handler>,
+    mut observer: Option<Observer<'_>>,
+) -> Result<u8, Fail> {
+    let (opts, lossy, max_input_bytes) = (settings.opts, settings.lossy, settings.max_input_bytes);
+    let keep = observer.is_some();
     // A line holds the text JSON-escaped (up to six bytes a character) and other fields.
     let cap = max_input_bytes.saturating_mul(6).saturating_add(1 << 16);
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -305,7 +347,7 @@ pub(crate) fn run(
     let failure = Arc::new(Mutex::new(None));
     {
         let failure = Arc::clone(&failure);
-        std::thread::spawn(move || read_chunks(cap, chunk_tx, permit_tx, failure));
+        std::thread::spawn(move || read_chunks(input, cap, chunk_tx, permit_tx, failure));
     }
     let chunk_rx = Arc::new(Mutex::new(chunk_rx));
     for _ in 0..workers {
@@ -317,7 +359,7 @@ pub(crate) fn run(
                     Err(_) => return,
                 };
                 let Ok(chunk) = next else { return };
-                let done = answer(&chunk, lossy, cap, &*handle);
+                let done = answer(&chunk, lossy, cap, keep, &*handle);
                 if tx.send((chunk.index, done)).is_err() {
                     return;
                 }
@@ -325,7 +367,7 @@ pub(crate) fn run(
         });
     }
     drop(done_tx);
-    let totals = write_in_order(&done_rx, &permit_rx, opts)?;
+    let totals = write_in_order(output, &done_rx, &permit_rx, opts, &mut observer)?;
     if let Ok(f) = failure.lock()
         && let Some(message) = f.as_ref()
     {
@@ -349,19 +391,26 @@ fn progress_bar(opts: &StreamOpts) -> Option<indicatif::ProgressBar> {
     }
     let bar = indicatif::ProgressBar::new_spinner();
     if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{spinner} {human_pos} lines, {per_sec}")
+        indicatif::ProgressStyle::with_template("{spinner} {human_pos} lines, {rate} lines/s")
     {
-        bar.set_style(style);
+        bar.set_style(style.with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0}", state.per_sec());
+            },
+        ));
     }
     Some(bar)
 }
 
 fn write_in_order(
+    output: &mut dyn Write,
     done_rx: &Receiver<(usize, Done)>,
     permits: &Receiver<()>,
     opts: &StreamOpts,
+    observer: &mut Option<Observer<'_>>,
 ) -> Result<Done, Fail> {
-    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut out = BufWriter::with_capacity(1 << 16, output);
     let bar = progress_bar(opts);
     let mut pending: BTreeMap<usize, Done> = BTreeMap::new();
     let mut totals = Done::default();
@@ -389,6 +438,11 @@ fn write_in_order(
         };
         let Some(done) = done else { break };
         out.write_all(&done.out)?;
+        if let Some(observe) = observer.as_mut() {
+            for (number, input, output) in &done.kept {
+                observe(*number, input, output);
+            }
+        }
         next += 1;
         let _ = permits.recv();
         if let Some(bar) = &bar {
@@ -420,4 +474,66 @@ fn write_summary(t: &Done) -> io::Result<()> {
         writeln!(err, "  {kind:<14} {n}")?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn echo(n: usize, line: &str) -> LineResult {
+        LineResult {
+            json: format!("{{\"n\":{n},\"len\":{}}}", line.len()),
+            error: false,
+            blocked: line.contains("block"),
+            kinds: Vec::new(),
+        }
+    }
+
+    /// Every non-blank line is answered once, in order, and an observer sees each input line
+    /// beside its answer.
+    #[test]
+    fn answers_in_order_and_shows_each_pair_to_an_observer() {
+        let lines: String = (0..3000)
+            .map(|i| {
+                if i % 7 == 3 {
+                    "\n".to_owned()
+                } else {
+                    format!("line {i} block\n")
+                }
+            })
+            .collect();
+        let opts = StreamOpts {
+            quiet: true,
+            summary: false,
+        };
+        let settings = Settings {
+            opts: &opts,
+            lossy: false,
+            max_input_bytes: 1 << 20,
+        };
+        let mut out = Vec::new();
+        let mut seen = Vec::new();
+        let mut observe = |n: usize, input: &str, output: &str| {
+            seen.push((n, input.to_owned(), output.to_owned()));
+        };
+        let code = run_with(
+            Box::new(std::io::Cursor::new(lines.into_bytes())),
+            &mut out,
+            &settings,
+            Arc::new(echo),
+            Some(&mut observe),
+        )
+        .unwrap_or(99);
+        assert_eq!(code, 1);
+        let text = String::from_utf8(out).unwrap_or_default();
+        let answered: Vec<&str> = text.lines().collect();
+        let want: Vec<usize> = (1..=3000).filter(|n| (n - 1) % 7 != 3).collect();
+        assert_eq!(answered.len(), want.len());
+        assert_eq!(seen.len(), want.len());
+        for ((line, n), (seen_n, input, output)) in answered.iter().zip(&want).zip(&seen) {
+            assert!(line.starts_with(&format!("{{\"n\":{n},")), "{line}");
+            assert_eq!((seen_n, output.as_str()), (n, *line));
+            assert_eq!(*input, format!("line {} block", n - 1));
+        }
+    }
 }

@@ -27,7 +27,8 @@ struct CleanedOut<'a> {
 }
 
 pub(crate) fn run(args: Args, policy: &Policy) -> Outcome {
-    let detector = super::scan::detector(policy, None, &args.rules.files, &args.input)?;
+    let detector =
+        super::config::detector(policy, &args.rules.files, None, args.input.max_input_bytes)?;
     let text = args.input.read_stdin()?;
     let out = detector.clean_query(&text)?;
     let mut stdout = io::stdout().lock();

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use super::Outcome;
-use super::config::{Knobs, build_error};
+use super::config::{self, Knobs};
 use super::input::InputOpts;
 use super::jsonl::{self, LineResult, Shape, StreamOpts};
 use super::output::{self, Located};
@@ -27,26 +27,6 @@ pub(crate) struct Args {
     input: InputOpts,
 }
 
-/// The detector of the policy's `[scan]` table and the flags.
-pub(crate) fn detector(
-    policy: &Policy,
-    knobs: Option<&Knobs>,
-    files: &[std::path::PathBuf],
-    input: &InputOpts,
-) -> Result<Detector, super::Fail> {
-    let mut b = policy.detector_builder();
-    for f in files {
-        b = b.rules_file(f);
-    }
-    if let Some(k) = knobs {
-        b = k.detector(b)?;
-    }
-    if let Some(n) = input.max_input_bytes {
-        b = b.max_input_bytes(n);
-    }
-    b.build().map_err(build_error)
-}
-
 #[derive(Serialize)]
 struct OutLine<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -55,7 +35,7 @@ struct OutLine<'a> {
 }
 
 pub(crate) fn run(args: Args, policy: &Policy) -> Outcome {
-    let detector = detector(policy, Some(&args.knobs), &[], &args.input)?;
+    let detector = config::detector(policy, &[], Some(&args.knobs), args.input.max_input_bytes)?;
     if args.jsonl {
         let handler = move |n: usize, line: &str| scan_line(&detector, n, line);
         let limit = args

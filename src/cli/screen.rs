@@ -89,7 +89,7 @@ impl Base {
 }
 
 pub(crate) fn run(args: Args, policy: &Policy) -> Outcome {
-    let mut builder = args.knobs.screener(policy.screener_builder());
+    let mut builder = args.knobs.screener(policy)?;
     if let Some(n) = args.input.max_input_bytes {
         builder = builder.max_input_bytes(n);
     }

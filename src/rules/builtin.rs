@@ -88,6 +88,7 @@ impl SpecRow {
         Some(RuleSpec {
             id: self.id.to_owned(),
             kind: named(self.kind)?,
+            replaces: false,
             severity: named(self.severity)?,
             status: match self.status {
                 None => Default::default(),
@@ -98,10 +99,7 @@ impl SpecRow {
             message: self.message.to_owned(),
             keywords: self.keywords.iter().map(|k| (*k).to_owned()).collect(),
             pattern: self.pattern.map(str::to_owned),
-            check: match self.check {
-                None => None,
-                Some(c) => Some(named(c)?),
-            },
+            check: self.check.map(str::to_owned),
             min_entropy: self.min_entropy,
             validate: match self.validate {
                 None => None,

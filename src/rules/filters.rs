@@ -184,8 +184,23 @@ fn token_checksum_ok(token: &[u8], prefix_len: usize) -> bool {
 
 /// Luhn over the digits, for values long enough to be card numbers.
 fn luhn_ok(value: &[u8]) -> bool {
-    value.iter().filter(|b| b.is_ascii_digit()).count() >= 12
-        && crate::screen::checks::long_number::luhn(value)
+    value.iter().filter(|b| b.is_ascii_digit()).count() >= 12 && luhn(value)
+}
+
+/// The Luhn checksum over the digits of `s` (other bytes are skipped).
+pub(crate) fn luhn(s: &[u8]) -> bool {
+    let mut sum = 0u32;
+    for (k, c) in s.iter().rev().filter(|c| c.is_ascii_digit()).enumerate() {
+        let mut d = u32::from(c - b'0');
+        if k % 2 == 1 {
+            d *= 2;
+            if d > 9 {
+                d -= 9;
+            }
+        }
+        sum += d;
+    }
+    sum.is_multiple_of(10)
 }
 
 /// A JWT segment, decoded (unpadded base64url; the standard alphabet is accepted too).
@@ -249,6 +264,13 @@ pub(crate) fn validate(name: ValidatorName, value: &[u8]) -> Verdict {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn luhn_matches_known_values() {
+        assert!(luhn(b"4111111111111111"));
+        assert!(luhn(b"79927398713"));
+        assert!(!luhn(b"79927398710"));
+    }
 
     #[test]
     fn entropy_orders_random_above_words() {

@@ -975,7 +975,7 @@ mod tests {
             glue in proptest::collection::vec("[a-z]{0,4}|[0-9 .:=_-]{0,3}|\n|é|—", 1..10),
         ) {
             let set = crate::screen::Screener::builder()
-                .build_rule_set(false, &|_| true)
+                .build_rule_set(false)
                 .unwrap();
             let literals = &set.filter.literals;
             let mut text = String::new();
@@ -1140,7 +1140,7 @@ mod tests {
     #[test]
     fn embedded_rules_need_no_every_offset_pass() {
         let set = crate::screen::Screener::builder()
-            .build_rule_set(false, &|_| true)
+            .build_rule_set(false)
             .unwrap();
         let dense: Vec<String> = set
             .filter

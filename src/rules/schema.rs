@@ -18,6 +18,9 @@ pub(crate) struct RuleFileSpec {
 pub(crate) struct RuleSpec {
     pub(crate) id: String,
     pub(crate) kind: Kind,
+    /// Replaces an earlier rule (an embedded one) of the same id instead of clashing with it.
+    #[serde(default)]
+    pub(crate) replaces: bool,
     pub(crate) severity: Severity,
     #[serde(default)]
     pub(crate) status: Status,
@@ -27,7 +30,7 @@ pub(crate) struct RuleSpec {
     #[serde(default)]
     pub(crate) keywords: Vec<String>,
     pub(crate) pattern: Option<String>,
-    pub(crate) check: Option<CheckName>,
+    pub(crate) check: Option<String>,
     pub(crate) min_entropy: Option<f64>,
     pub(crate) validate: Option<ValidatorName>,
     #[serde(default)]
@@ -47,19 +50,6 @@ pub enum Status {
     Preview,
     /// Kept for its id; does not run.
     Deprecated,
-}
-
-/// Matching code a rule can name with `check = "..."`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum CheckName {
-    ForeignId,
-    Placeholder,
-    IntroLine,
-    Email,
-    LongNumber,
-    Promise,
-    Length,
 }
 
 /// Post-match validation a rule can name with `validate = "..."`.

@@ -1,6 +1,7 @@
 //! What a draft is screened against: this ticket's ids and text, allowed addresses and
 //! numbers, the word limit.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use uuid::Uuid;
@@ -42,7 +43,59 @@ pub struct Context {
     allowed_numbers: Vec<String>,
     ticket: Option<Arc<TicketText>>,
     allow_from_ticket: bool,
+    foreign_ids: Option<IdPattern>,
     max_words: usize,
+}
+
+/// What other tickets' ids look like (`#\d{5,}`, `ORD-\d+`): a regex compiled once and shared
+/// by every context of a deployment (a clone is one atomic increment).
+///
+/// ```
+/// let pattern = palisade::IdPattern::new(r"#\d{5,}")?;
+/// assert_eq!(pattern.as_str(), r"#\d{5,}");
+/// assert!(palisade::IdPattern::new("(").is_err());
+/// assert!(palisade::IdPattern::new("x*").is_err()); // matches the empty string
+/// # Ok::<(), palisade::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct IdPattern(Arc<regex::Regex>);
+
+impl PartialEq for IdPattern {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for IdPattern {}
+
+impl IdPattern {
+    /// Compiles the pattern, with the size limits user rules get. A bad regex, or one that
+    /// matches the empty string, is an error naming the setting `foreign_id_pattern`.
+    pub fn new(pattern: &str) -> Result<Self> {
+        let bad = |reason: String| Error::InvalidSetting {
+            setting: "foreign_id_pattern".to_owned(),
+            reason,
+        };
+        let regex = regex::RegexBuilder::new(pattern)
+            .size_limit(1 << 20)
+            .dfa_size_limit(1 << 20)
+            .build()
+            .map_err(|e| bad(e.to_string()))?;
+        if regex.is_match("") {
+            return Err(bad("matches the empty string".to_owned()));
+        }
+        Ok(IdPattern(Arc::new(regex)))
+    }
+
+    /// The pattern as written.
+    ///
+    /// ```
+    /// assert_eq!(palisade::IdPattern::new("ORD-[0-9]+")?.as_str(), "ORD-[0-9]+");
+    /// # Ok::<(), palisade::Error>(())
+    /// ```
+    pub fn as_str(&self) -> &str {
+        self.0.as_str()
+    }
 }
 
 impl std::fmt::Debug for Context {
@@ -54,11 +107,12 @@ impl std::fmt::Debug for Context {
             .field("allowed_ids", &self.allowed_ids.len())
             .field("allowed_emails", &self.allowed_emails)
             .field("allowed_numbers", &self.allowed_numbers.len())
-            .field(
-                "ticket_text_bytes",
-                &self.ticket.as_ref().map(|t| t.lower.len()),
-            )
+            .field("ticket_text_bytes", &self.ticket.as_ref().map(|t| t.bytes))
             .field("allow_from_ticket", &self.allow_from_ticket)
+            .field(
+                "foreign_ids",
+                &self.foreign_ids.as_ref().map(IdPattern::as_str),
+            )
             .field("max_words", &self.max_words)
             .finish()
     }
@@ -107,54 +161,63 @@ fn parse_id(value: &str) -> Result<Id> {
     })
 }
 
-/// What the checks need of the ticket's text, worked out once per context.
+/// What the checks need of the ticket's text, worked out once per context into sets, so each
+/// lookup is one hash however long the ticket (a hostile draft may hold thousands of
+/// addresses or numbers to look up).
 #[derive(Debug, PartialEq, Eq)]
 struct TicketText {
-    /// The text, ASCII lower-cased (for emails and ids).
-    lower: String,
-    /// The digits of every run of digits and number punctuation.
-    numbers: Vec<String>,
+    /// Its length, for `Debug`.
+    bytes: usize,
+    /// Its words, ASCII lower-cased: runs between whitespace and `,;:()<>[]{}"'`, without a
+    /// sentence's closing `.`, `!` or `?` (emails, ids, UUIDs).
+    tokens: HashSet<String>,
+    /// The digits of every run of digits and number punctuation (`5501 2377`, `+44 (0)20
+    /// 7946 0958`), and of each space-separated part of such a run (`12345678 2024`).
+    numbers: HashSet<String>,
+}
+
+/// Characters between a ticket's tokens besides whitespace.
+fn splits_tokens(c: char) -> bool {
+    c.is_whitespace() || ",;:()<>[]{}\"'".contains(c)
 }
 
 impl TicketText {
     fn new(text: &str) -> Self {
-        let mut numbers = Vec::new();
-        let mut current = String::new();
-        for c in text.chars() {
+        let tokens = text
+            .split(splits_tokens)
+            .map(|t| t.trim_end_matches(['.', '!', '?']).to_ascii_lowercase())
+            .filter(|t| !t.is_empty())
+            .collect();
+        let mut numbers = HashSet::new();
+        let (mut run, mut part) = (String::new(), String::new());
+        for c in text.chars().chain(std::iter::once('\n')) {
             if c.is_ascii_digit() {
-                current.push(c);
-            } else if !matches!(c, ' ' | '-' | '(' | ')' | '+' | '.' | '/') && !current.is_empty() {
-                numbers.push(std::mem::take(&mut current));
+                run.push(c);
+                part.push(c);
+                continue;
+            }
+            if c == ' ' && !part.is_empty() {
+                numbers.insert(std::mem::take(&mut part));
+            }
+            if !matches!(c, ' ' | '-' | '(' | ')' | '+' | '.' | '/') {
+                if !part.is_empty() {
+                    numbers.insert(std::mem::take(&mut part));
+                }
+                if !run.is_empty() {
+                    numbers.insert(std::mem::take(&mut run));
+                }
             }
         }
-        if !current.is_empty() {
-            numbers.push(current);
-        }
         TicketText {
-            lower: text.to_ascii_lowercase(),
+            bytes: text.len(),
+            tokens,
             numbers,
         }
     }
 
-    /// Whether `needle` (lower case) occurs as a whole token: not glued to a letter, digit or
-    /// one of `glue` on either side.
-    fn has_token(&self, needle: &str, glue: &[u8]) -> bool {
-        if needle.is_empty() {
-            return false;
-        }
-        let hay = self.lower.as_bytes();
-        let joined = |c: u8| c.is_ascii_alphanumeric() || glue.contains(&c);
-        self.lower.match_indices(needle).any(|(at, _)| {
-            let end = at + needle.len();
-            let before_ok = at == 0 || !joined(hay[at - 1]);
-            // A sentence dot after the token is not part of it.
-            let after_ok = match hay.get(end) {
-                None => true,
-                Some(b'.') => !hay.get(end + 1).is_some_and(u8::is_ascii_alphanumeric),
-                Some(&c) => !joined(c),
-            };
-            before_ok && after_ok
-        })
+    /// Whether the ticket holds `token` (lower case) as one of its words.
+    fn has_token(&self, token: &str) -> bool {
+        self.tokens.contains(token)
     }
 }
 
@@ -188,6 +251,7 @@ impl Context {
             allowed_numbers: Vec::new(),
             ticket: None,
             allow_from_ticket: true,
+            foreign_ids: None,
             max_words: DEFAULT_MAX_WORDS,
         }
     }
@@ -278,6 +342,30 @@ impl Context {
         self
     }
 
+    /// Other tickets' ids, besides UUIDs: a match of `pattern` in the draft that is not this
+    /// ticket's id, an allowed id or an id the customer wrote in the ticket is reported as a
+    /// foreign id, under the screener's `foreign_id` rule (its severity and message; nothing
+    /// when that rule is off).
+    ///
+    /// ```
+    /// use palisade::{Context, IdPattern, Kind, Screener};
+    /// let ours = IdPattern::new(r"#\d{5,}")?;
+    /// let ctx = Context::new("#48213")?.foreign_ids(&ours);
+    /// let report = Screener::new().screen(&ctx, "Your ticket #48213 is linked to #55120.")?;
+    /// assert_eq!(report.findings().len(), 1);
+    /// assert_eq!(report.findings()[0].kind(), Kind::ForeignId);
+    /// # Ok::<(), palisade::Error>(())
+    /// ```
+    pub fn foreign_ids(mut self, pattern: &IdPattern) -> Self {
+        self.foreign_ids = Some(pattern.clone());
+        self
+    }
+
+    /// The compiled foreign-id pattern, for the screener.
+    pub(crate) fn foreign_pattern(&self) -> Option<&regex::Regex> {
+        self.foreign_ids.as_ref().map(|p| &*p.0)
+    }
+
     /// Sets the word limit (default [`DEFAULT_MAX_WORDS`]).
     ///
     /// ```
@@ -342,8 +430,8 @@ impl Context {
         listed
             || self.usable_ticket().is_some_and(|t| {
                 let mut buf = Uuid::encode_buffer();
-                t.has_token(id.hyphenated().encode_lower(&mut buf), b"-_")
-                    || t.has_token(id.simple().encode_lower(&mut buf), b"-_")
+                t.has_token(id.hyphenated().encode_lower(&mut buf))
+                    || t.has_token(id.simple().encode_lower(&mut buf))
             })
     }
 
@@ -369,7 +457,7 @@ impl Context {
             .any(|i| i.key == key)
             || self
                 .usable_ticket()
-                .is_some_and(|t| t.has_token(&id.to_ascii_lowercase(), b"_"))
+                .is_some_and(|t| t.has_token(&id.to_ascii_lowercase()))
     }
 
     /// Whether an email address is allowed: the exact address, its domain or a parent
@@ -395,10 +483,7 @@ impl Context {
                             && domain.as_bytes()[domain.len() - d.len() - 1] == b'.'))
             }
         });
-        listed
-            || self
-                .usable_ticket()
-                .is_some_and(|t| t.has_token(&address, b"._%+-@"))
+        listed || self.usable_ticket().is_some_and(|t| t.has_token(&address))
     }
 
     /// Whether a number (its digits only) is allowed: it is on the allow-list, or the
@@ -418,7 +503,7 @@ impl Context {
             || (!sensitive
                 && self
                     .usable_ticket()
-                    .is_some_and(|t| t.numbers.iter().any(|n| n.contains(digits))))
+                    .is_some_and(|t| t.numbers.contains(digits)))
     }
 
     /// Whether [`number_allowed`](Self::number_allowed) can say yes to anything: the long
@@ -454,15 +539,30 @@ mod tests {
     #[test]
     fn ticket_numbers_join_their_punctuation() {
         let t = TicketText::new("Call 0412 345-678 or (02) 9876 5432. Order #1234, 2024.");
-        assert_eq!(t.numbers, ["0412345678", "0298765432", "1234", "2024"]);
+        for n in ["0412345678", "0298765432", "1234", "2024", "0412", "9876"] {
+            assert!(t.numbers.contains(n), "{n}: {:?}", t.numbers);
+        }
+        assert!(!t.numbers.contains("12345678"));
+        let t = TicketText::new("order 12345678 2024");
+        assert!(t.numbers.contains("12345678") && t.numbers.contains("123456782024"));
     }
 
     #[test]
     fn ticket_tokens_need_boundaries() {
         let t = TicketText::new("Write to Jane@Example.org. Not xjane@example.org.uk");
-        assert!(t.has_token("jane@example.org", b"._%+-@"));
+        assert!(t.has_token("jane@example.org"));
         let t = TicketText::new("Not xjane@example.org.uk");
-        assert!(!t.has_token("jane@example.org", b"._%+-@"));
+        assert!(!t.has_token("jane@example.org"));
+        let t = TicketText::new(
+            "<Jane@Example.org>, mailto:bob@example.org! {6F1C2D3E-4B5A-4C6D-8E7F-9A0B1C2D3E4F}",
+        );
+        for token in [
+            "jane@example.org",
+            "bob@example.org",
+            "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+        ] {
+            assert!(t.has_token(token), "{token}");
+        }
     }
 
     #[test]
@@ -483,10 +583,8 @@ mod tests {
                       card 4111 1111 1111 1111, IBAN DE89 3704 0044 0532 0130 00, \
                       linked 0b5a3c2e-9d8f-4e7a-b6c5-d4e3f2a1b0c9 and #55120.";
         let ctx = Context::new("#48213").unwrap().ticket_text(ticket);
-        let screener = crate::Screener::builder()
-            .foreign_id_pattern(r"#\d{5}")
-            .build()
-            .unwrap();
+        let ctx = ctx.foreign_ids(&IdPattern::new(r"#\d{5}").unwrap());
+        let screener = crate::Screener::new();
         let quiet = "Order 55012377 on account 842290456173 for jane@example.org \
                      (0B5A3C2E-9D8F-4E7A-B6C5-D4E3F2A1B0C9, #55120, #48213).";
         let report = screener.screen(&ctx, quiet).unwrap();

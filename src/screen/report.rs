@@ -19,11 +19,15 @@ use crate::finding::{Finding, Kind, Severity};
 pub struct Report {
     blocked: bool,
     findings: Vec<Finding>,
-    /// What each finding covers, for [`Report::feedback`]: `None` for credentials and for
-    /// anything overlapping one. A view of the draft, not data: not serialised, not compared,
-    /// not in `Debug`.
+    /// What the findings cover, for [`Report::feedback`], one after another in one string
+    /// (a report is built per draft: one allocation, not one per finding). A view of the
+    /// draft, not data: not serialised, not compared, not in `Debug`.
     #[serde(skip)]
-    quotes: Vec<Option<String>>,
+    quoted: String,
+    /// Each finding's quote in `quoted`: `None` for a credential and for anything
+    /// overlapping one.
+    #[serde(skip)]
+    quotes: Vec<Option<(usize, usize)>>,
 }
 
 impl PartialEq for Report {
@@ -46,33 +50,53 @@ impl std::fmt::Debug for Report {
 /// The longest quote [`Report::feedback`] gives, in characters.
 const MAX_QUOTE_CHARS: usize = 60;
 
-/// The text a finding covers, shortened, unless it is or overlaps a credential.
-fn quote(findings: &[Finding], f: &Finding, draft: &str) -> Option<String> {
-    let span = f.span();
-    let secret = |g: &Finding| {
-        g.kind() == Kind::Credential && g.span().start < span.end && span.start < g.span().end
-    };
-    if f.kind() == Kind::Credential || findings.iter().any(secret) {
-        return None;
-    }
-    let text = draft.get(span)?;
-    let mut out: String = text.chars().take(MAX_QUOTE_CHARS).collect();
-    if out.len() < text.len() {
-        out.push('…');
-    }
-    Some(out)
+/// Whether `span` overlaps one of the credential spans `starts` (ascending starts) with
+/// `reach[i]` the furthest end among the first `i + 1`: a binary search, so a draft with
+/// thousands of findings costs no more than sorting them.
+fn overlaps_secret(starts: &[usize], reach: &[usize], span: &std::ops::Range<usize>) -> bool {
+    let before_end = starts.partition_point(|&s| s < span.end);
+    before_end > 0 && reach[before_end - 1] > span.start
 }
 
 impl Report {
+    /// `findings` in span order (as `tidy` leaves them) and the draft they are of.
     pub(crate) fn new(findings: Vec<Finding>, draft: &str) -> Self {
         let blocked = findings.iter().any(|f| f.severity() == Severity::Block);
+        let mut starts = Vec::new();
+        let mut reach: Vec<usize> = Vec::new();
+        let mut secrets: Vec<_> = findings
+            .iter()
+            .filter(|f| f.kind() == Kind::Credential)
+            .map(|f| f.span())
+            .collect();
+        secrets.sort_by_key(|s| s.start);
+        for s in &secrets {
+            starts.push(s.start);
+            reach.push(reach.last().map_or(s.end, |&r| r.max(s.end)));
+        }
+        let mut quoted = String::new();
         let quotes = findings
             .iter()
-            .map(|f| quote(&findings, f, draft))
+            .map(|f| {
+                let span = f.span();
+                if f.kind() == Kind::Credential || overlaps_secret(&starts, &reach, &span) {
+                    return None;
+                }
+                let text = draft.get(span)?;
+                let start = quoted.len();
+                let mut chars = text.char_indices();
+                let cut = chars.nth(MAX_QUOTE_CHARS).map_or(text.len(), |(i, _)| i);
+                quoted.push_str(&text[..cut]);
+                if cut < text.len() {
+                    quoted.push('…');
+                }
+                Some((start, quoted.len()))
+            })
             .collect();
         Report {
             blocked,
             findings,
+            quoted,
             quotes,
         }
     }
@@ -129,7 +153,13 @@ impl Report {
                 Severity::Notice => "consider",
             };
             let message = strip_preview(f);
-            match self.quotes.get(i).and_then(Option::as_deref) {
+            let quote = self
+                .quotes
+                .get(i)
+                .copied()
+                .flatten()
+                .and_then(|(a, b)| self.quoted.get(a..b));
+            match quote {
                 // `escape_debug` shows hidden and control characters instead of hiding them.
                 Some(q) if f.kind() != Kind::Length => out.push_str(&format!(
                     "- ({severity}) \"{}\": {message}\n",
@@ -210,4 +240,46 @@ fn strip_preview(f: &Finding) -> &str {
         return &m[..i];
     }
     m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finding(kind: Kind, span: std::ops::Range<usize>) -> Finding {
+        Finding::new("t.rule", kind, Severity::Block, span, "Fix it.")
+    }
+
+    #[test]
+    fn feedback_quotes_all_but_credentials_and_what_overlaps_them() {
+        let draft = "mail a@b.example key sk_live_abcdefgh1234 and 12345678";
+        let at = |s: &str| draft.find(s).unwrap_or(0);
+        let findings = vec![
+            finding(Kind::Email, at("a@b")..at(" key")),
+            finding(Kind::Credential, at("sk_")..at(" and")),
+            // A long-number finding inside the credential must not quote it.
+            finding(Kind::LongNumber, at("1234 and") - 4..at(" and")),
+            finding(Kind::LongNumber, at("12345678")..draft.len()),
+        ];
+        let feedback = Report::new(findings, draft).feedback();
+        assert!(feedback.contains("\"a@b.example\""), "{feedback}");
+        assert!(feedback.contains("\"12345678\""), "{feedback}");
+        assert!(
+            !feedback.contains("abcdefgh") && !feedback.contains("1234\""),
+            "{feedback}"
+        );
+        assert_eq!(feedback.lines().count(), 5);
+    }
+
+    /// Every one of many findings is quoted, next to credentials that are not.
+    #[test]
+    fn many_findings_are_each_quoted() {
+        let draft = "x@y.example ".repeat(20_000);
+        let findings: Vec<Finding> = (0..20_000)
+            .map(|i| finding(Kind::Email, i * 12..i * 12 + 11))
+            .chain((0..20_000).map(|i| finding(Kind::Credential, i * 12 + 11..i * 12 + 12)))
+            .collect();
+        let report = Report::new(findings, &draft);
+        assert_eq!(report.feedback().matches("\"x@y.example\"").count(), 20_000);
+    }
 }

@@ -505,3 +505,79 @@ fn help_says_where_the_policy_comes_from() {
     assert!(run.stdout.contains("./palisade.toml") && run.stdout.contains("--no-config"));
     insta::assert_snapshot!(shown(&run));
 }
+
+/// Rule authoring from the command line: `rules check` reports every problem of a run, a
+/// user rule declares its own kind (and `--disable` takes it), `replaces = true` swaps a
+/// built-in.
+#[test]
+fn rule_authoring_from_the_command_line() {
+    let dir = workdir("rule-authoring");
+    std::fs::write(
+        dir.join("rules/two.toml"),
+        "[[rule]]\nid = \"mine.x\"\nkind = \"promise\"\nseverity = \"notice\"\ndescription = \"d\"\n\
+         rationale = \"r\"\nmessage = \"m\"\npattern = \"(\"\nexamples = [\"a\"]\nnegative_examples = [\"b\"]\n\n\
+         [[rule]]\nid = \"mine.y\"\nkind = \"competitor\"\nseverity = \"notice\"\ndescription = \"d\"\n\
+         rationale = \"r\"\nmessage = \"m\"\npattern = \"refund\"\nexamples = [\"a\", \"refund\"]\n\
+         negative_examples = [\"refund please\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("rules/mine.toml"),
+        "[[rule]]\nid = \"acme.competitor\"\nkind = \"competitor\"\nseverity = \"block\"\n\
+         description = \"Names a competitor.\"\nrationale = \"r\"\nmessage = \"Do not mention other shops.\"\n\
+         keywords = [\"megastore\"]\npattern = '(?i)\\bmegastore\\b'\nexamples = [\"Try MegaStore.\"]\n\
+         negative_examples = [\"Try our store.\"]\n\n\
+         [[rule]]\nid = \"draft.promise\"\nreplaces = true\nkind = \"promise\"\nseverity = \"notice\"\n\
+         description = \"Promises a refund.\"\nrationale = \"r\"\nmessage = \"Say a refund is requested, not promised.\"\n\
+         keywords = [\"refund\"]\npattern = '(?i)\\brefund you\\b'\nexamples = [\"We will refund you.\"]\n\
+         negative_examples = [\"A refund was requested.\"]\n",
+    )
+    .unwrap();
+    let draft: &[u8] = b"We will refund you. Try MegaStore.";
+    let runs = [
+        (
+            "rules check two.toml",
+            palisade_in(&dir, &["rules", "check", "rules/two.toml"], b""),
+        ),
+        (
+            "rules check mine.toml",
+            palisade_in(&dir, &["rules", "check", "rules/mine.toml"], b""),
+        ),
+        (
+            "screen --rules mine.toml",
+            palisade_in(
+                &dir,
+                &["screen", "--no-ticket", "--rules", "rules/mine.toml"],
+                draft,
+            ),
+        ),
+        (
+            "screen --rules mine.toml --disable competitor",
+            palisade_in(
+                &dir,
+                &[
+                    "screen",
+                    "--no-ticket",
+                    "--rules",
+                    "rules/mine.toml",
+                    "--disable",
+                    "competitor",
+                ],
+                draft,
+            ),
+        ),
+    ];
+    let codes: Vec<i32> = runs.iter().map(|(_, r)| r.code).collect();
+    assert_eq!(codes, [1, 0, 1, 0]);
+    assert_eq!(
+        runs[0]
+            .1
+            .stderr
+            .lines()
+            .filter(|l| l.contains("two.toml:"))
+            .count(),
+        3
+    );
+    assert!(runs[2].1.stdout.contains("Say a refund is requested"));
+    insta::assert_snapshot!(shown_all(&runs));
+}

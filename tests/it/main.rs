@@ -1,6 +1,8 @@
 //! The one integration-test binary. Each concern has its own module.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod architecture;
+#[cfg(feature = "cli")]
 mod cli;
 mod cli_jsonl;
 mod cli_policy;

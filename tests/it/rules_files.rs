@@ -52,6 +52,7 @@ fn injection_examples_fire_through_the_detector() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+#[cfg(feature = "cli")]
 #[test]
 fn docs_rules_md_is_current() {
     let out = Command::new(env!("CARGO_BIN_EXE_palisade"))
@@ -126,7 +127,7 @@ fn bad_rule_files_name_file_line_and_rule() {
         ),
         (
             rule(&format!("check = 'telepathy'\n{ok_examples}")),
-            "mine.toml:8:9: unknown variant `telepathy`",
+            "mine.toml:1: rule mine.sample-rule: unknown check `telepathy` (known: foreign_id, ",
         ),
     ];
     for (source, expected) in cases {
@@ -136,9 +137,9 @@ fn bad_rule_files_name_file_line_and_rule() {
             "got: {err}\nexpected: {expected}"
         );
     }
-    let err = build_err("[[rule]]\nid = \"x.y\"\nkind = \"rumour\"\nseverity = \"block\"\n");
+    let err = build_err("[[rule]]\nid = \"x.y\"\nkind = \"Rumour!\"\nseverity = \"block\"\n");
     assert!(
-        err.starts_with("mine.toml:3:8: unknown variant `rumour`"),
+        err.starts_with("mine.toml:3:8: invalid kind `Rumour!`"),
         "{err}"
     );
     // A duplicate of an embedded rule id is caught too.
@@ -172,4 +173,101 @@ fn a_user_rule_adds_findings() {
         .unwrap();
     assert_eq!(f.kind(), Kind::Promise);
     assert_eq!(f.span(), 10..22);
+}
+
+/// `rules check` and `build` report every problem of a run, each with file, line and rule id,
+/// not the first one only.
+#[test]
+fn every_problem_in_a_run_is_reported() {
+    let ok = "examples = [\"refund now\"]\nnegative_examples = [\"nothing\"]\n";
+    let source = [
+        rule(&format!("pattern = '(refund'\n{ok}")).replace("mine.sample-rule", "mine.bad-pattern"),
+        rule(&format!("pattern = 'refund'\n{ok}")).replace("mine.sample-rule", "mine.good"),
+        rule(&format!("check = 'telepathy'\n{ok}")).replace("mine.sample-rule", "mine.bad-check"),
+        rule(&format!("pattern = 'refund'\n{ok}")).replace("mine.sample-rule", "mine.good"),
+        rule("pattern = 'refund'\nexamples = [\"nope\"]\nnegative_examples = [\"x\"]\n")
+            .replace("mine.sample-rule", "mine.bad-example"),
+    ]
+    .concat();
+    let problems = Screener::builder()
+        .rules_toml("mine.toml", source.clone())
+        .disable("no.such-rule")
+        .check_rules();
+    let listed: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    let expected = [
+        "mine.toml:1: rule mine.bad-pattern: bad pattern",
+        "mine.toml:21: rule mine.bad-check: unknown check `telepathy`",
+        "mine.toml:31: rule mine.good: duplicate id (first defined at mine.toml:11)",
+        "unknown rule id no.such-rule in disable",
+        "mine.toml:41: rule mine.bad-example: example does not match",
+    ];
+    assert_eq!(listed.len(), expected.len(), "{listed:#?}");
+    for (got, want) in listed.iter().zip(expected) {
+        assert!(got.starts_with(want), "got {got}\nwant {want}");
+    }
+    // `build` fails with all of them, one per line.
+    let err = Screener::builder()
+        .rules_toml("mine.toml", source)
+        .disable("no.such-rule")
+        .build()
+        .unwrap_err();
+    assert!(matches!(err, palisade::Error::RuleProblems { ref problems } if problems.len() == 5));
+    let text = err.to_string();
+    for want in expected {
+        assert!(text.contains(want), "{want} not in {text}");
+    }
+}
+
+/// A team's own rule declares its own kind; findings carry it by name.
+#[test]
+fn a_user_rule_declares_its_own_kind() {
+    let source = rule(
+        "pattern = '(?i)\\bacme\\s+corp\\b'\nexamples = [\"try Acme Corp\"]\nnegative_examples = [\"acme\"]\n",
+    )
+    .replace("kind = \"promise\"", "kind = \"competitor_mention\"");
+    let screener = Screener::builder()
+        .rules_toml("mine.toml", source)
+        .build()
+        .unwrap();
+    let ctx = palisade::Context::new("6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f").unwrap();
+    let report = screener.screen(&ctx, "Have you tried Acme Corp?").unwrap();
+    let f = &report.findings()[0];
+    assert_eq!(f.kind().as_str(), "competitor_mention");
+    assert_eq!(Some(f.kind()), Kind::parse("competitor_mention"));
+    let json = serde_json::to_value(f).unwrap();
+    assert_eq!(json["kind"], "competitor_mention");
+    // Built-in kinds keep their meaning: a custom kind is not sensitive.
+    assert!(!f.kind().is_sensitive());
+}
+
+/// `replaces = true` takes the place of an embedded rule of the same id; without it the id
+/// clashes, and with it an id nobody had is an error.
+#[test]
+fn replaces_swaps_an_embedded_rule() {
+    let mine = |extra: &str| {
+        rule(&format!(
+            "{extra}pattern = '(?i)\\bguaranteed\\b'\nexamples = [\"guaranteed\"]\nnegative_examples = [\"maybe\"]\n"
+        ))
+        .replace("mine.sample-rule", "draft.promise")
+    };
+    let screener = Screener::builder()
+        .rules_toml("mine.toml", mine("replaces = true\n"))
+        .build()
+        .unwrap();
+    let promise: Vec<_> = screener
+        .rules()
+        .filter(|r| r.id == "draft.promise")
+        .collect();
+    assert_eq!(promise.len(), 1);
+    assert_eq!(promise[0].file, "mine.toml");
+    let err = build_err(&mine(""));
+    assert!(
+        err.contains("duplicate id (first defined at rules/draft.toml:"),
+        "{err}"
+    );
+    let err = build_err(&mine("replaces = true\n").replace("draft.promise", "mine.new-rule"));
+    assert!(
+        err.contains("`replaces = true` but no earlier rule has this id"),
+        "{err}"
+    );
 }

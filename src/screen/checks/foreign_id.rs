@@ -14,7 +14,7 @@
 //! fourth byte, which made a byte-by-byte skip search branch unpredictably; the mask has no
 //! branch per byte. Every form is also a run of 32 or more encoding bytes (hex digits and
 //! hyphens), so on a view without a long run (support prose has none) the engine does not run
-//! the check at all (see [`super::needs_long_run`]).
+//! the check at all (see `Check::needs_long_run` in `checks/mod.rs`).
 
 use std::ops::Range;
 
@@ -422,7 +422,7 @@ mod tests {
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1024))]
         /// Every id reported holds a long run of encoding bytes (see
-        /// [`crate::screen::checks::needs_long_run`]): a view without one is not searched.
+        /// `Check::needs_long_run`): a view without one is not searched.
         #[test]
         fn every_id_found_holds_a_long_run(pieces in proptest::collection::vec(piece(), 0..16)) {
             let text = pieces.concat();

@@ -6,65 +6,118 @@
 mod email;
 mod foreign_id;
 mod intro_line;
-pub(crate) mod length;
-pub(crate) mod long_number;
+mod length;
+mod long_number;
 mod placeholder;
 mod promise;
 
+use std::any::Any;
+#[cfg(test)]
 use std::ops::Range;
 
-use crate::normalize::Normalized;
-use crate::rules::schema::CheckName;
+pub(crate) use crate::rules::Emit;
+use crate::rules::{Check, Checks, Pass};
 use crate::screen::Context;
 
-/// Where a check reports a match: a view range and an optional note for the message.
-pub(crate) type Emit<'e> = dyn FnMut(Range<usize>, Option<String>) + 'e;
+/// The draft checks, by the names rule files use in `check = "..."`. Adding a check is its
+/// file, its rule-file entry and a line here.
+pub(crate) fn registry() -> Checks {
+    Checks::default()
+        .with("foreign_id", ForeignId)
+        .with("placeholder", Placeholder)
+        .with("intro_line", IntroLine)
+        .with("email", Email)
+        .with("long_number", LongNumber)
+        .with("promise", Promise)
+        .with("length", Length)
+}
 
-/// The literals a check needs at a word start before it can report anything there, if it has
-/// such anchors: the rule engine finds them with every other rule's literals and passes their
-/// offsets to [`run`], and skips the check on a text without one. The words come in lists,
-/// matched ASCII case-insensitively.
-pub(crate) fn anchor_literals(check: CheckName) -> Option<&'static [&'static [&'static str]]> {
-    match check {
-        CheckName::Promise => Some(promise::ANCHOR_LITERALS),
-        CheckName::Placeholder => Some(placeholder::ANCHOR_LITERALS),
-        _ => None,
+/// The words of a check's anchor lists, for [`Check::anchor_words`].
+fn words(lists: &[&[&str]]) -> Vec<String> {
+    lists
+        .iter()
+        .flat_map(|l| l.iter())
+        .map(|w| (*w).to_owned())
+        .collect()
+}
+
+#[derive(Debug)]
+struct ForeignId;
+impl Check for ForeignId {
+    /// A UUID is 32 hex digits, or 36 bytes of hex digits and hyphens, in a row.
+    fn needs_long_run(&self) -> bool {
+        true
+    }
+    fn run(&self, pass: &Pass<'_, '_>, emit: &mut Emit<'_>) {
+        // No ticket to compare against on the input side: nothing to report.
+        if let Some(ctx) = pass.context::<Context>() {
+            foreign_id::run(pass.text(), ctx, emit);
+        }
     }
 }
 
-/// Whether every span the check reports holds a run of at least
-/// [`crate::decode::SHORTEST_RUN`] encoding bytes, so a view without one needs no run of it:
-/// a UUID is 32 hex digits, or 36 bytes of hex digits and hyphens, in a row.
-pub(crate) fn needs_long_run(check: CheckName) -> bool {
-    matches!(check, CheckName::ForeignId)
+#[derive(Debug)]
+struct Placeholder;
+impl Check for Placeholder {
+    fn anchor_words(&self) -> Vec<String> {
+        words(placeholder::ANCHOR_LITERALS)
+    }
+    fn run(&self, pass: &Pass<'_, '_>, emit: &mut Emit<'_>) {
+        placeholder::run(pass.text(), pass.anchors, emit);
+    }
 }
 
-/// Runs the named check. `ctx` is `None` on the input side (no ticket to compare against);
-/// checks that need it report nothing then. `anchors` are the view offsets where the check's
-/// [`anchor_literals`] occur (ascending), or `None` for the check to find its own.
-pub(crate) fn run(
-    check: CheckName,
-    view: &Normalized<'_>,
-    ctx: Option<&Context>,
-    anchors: Option<&[usize]>,
-    words: Option<&length::WordTally>,
-    emit: &mut Emit<'_>,
-) {
-    match check {
-        CheckName::ForeignId => {
-            if let Some(ctx) = ctx {
-                foreign_id::run(view.as_str(), ctx, emit);
-            }
-        }
-        CheckName::Placeholder => placeholder::run(view.as_str(), anchors, emit),
-        CheckName::IntroLine => intro_line::run(view.as_str(), emit),
-        CheckName::Email => email::run(view.as_str(), ctx, emit),
-        CheckName::LongNumber => long_number::run_allowing(view.as_str(), ctx, emit),
-        CheckName::Promise => promise::run(view.as_str(), anchors, emit),
-        CheckName::Length => {
-            if let Some(ctx) = ctx {
-                length::run(view.as_str(), ctx.word_limit(), words, emit);
-            }
+#[derive(Debug)]
+struct IntroLine;
+impl Check for IntroLine {
+    fn run(&self, pass: &Pass<'_, '_>, emit: &mut Emit<'_>) {
+        intro_line::run(pass.text(), emit);
+    }
+}
+
+#[derive(Debug)]
+struct Email;
+impl Check for Email {
+    fn run(&self, pass: &Pass<'_, '_>, emit: &mut Emit<'_>) {
+        email::run(pass.text(), pass.context::<Context>(), emit);
+    }
+}
+
+#[derive(Debug)]
+struct LongNumber;
+impl Check for LongNumber {
+    fn run(&self, pass: &Pass<'_, '_>, emit: &mut Emit<'_>) {
+        long_number::run_allowing(pass.text(), pass.context::<Context>(), emit);
+    }
+}
+
+#[derive(Debug)]
+struct Promise;
+impl Check for Promise {
+    fn anchor_words(&self) -> Vec<String> {
+        words(promise::ANCHOR_LITERALS)
+    }
+    fn run(&self, pass: &Pass<'_, '_>, emit: &mut Emit<'_>) {
+        promise::run(pass.text(), pass.anchors, emit);
+    }
+}
+
+#[derive(Debug)]
+struct Length;
+impl Check for Length {
+    fn counts_words(&self) -> bool {
+        true
+    }
+    /// Only a draft long enough to be over its word limit is counted; the input side has no
+    /// context and no limit.
+    fn wants_word_tally(&self, len: usize, context: Option<&dyn Any>) -> bool {
+        context
+            .and_then(|c| c.downcast_ref::<Context>())
+            .is_some_and(|c| len.div_ceil(2) > c.word_limit())
+    }
+    fn run(&self, pass: &Pass<'_, '_>, emit: &mut Emit<'_>) {
+        if let Some(ctx) = pass.context::<Context>() {
+            length::run(pass.text(), ctx.word_limit(), pass.words, emit);
         }
     }
 }
@@ -86,13 +139,28 @@ mod tests {
 
     #[test]
     fn anchored_checks_have_words_to_look_for() {
-        for check in [CheckName::Promise, CheckName::Placeholder] {
-            let lists = anchor_literals(check).expect("anchored");
-            assert!(lists.iter().flat_map(|l| l.iter()).all(|w| !w.is_empty()));
-            assert!(
-                lists.iter().map(|l| l.len()).sum::<usize>() > 0,
-                "{check:?}"
-            );
+        let checks = registry();
+        for name in ["promise", "placeholder"] {
+            let words = checks.get(name).expect("registered").anchor_words();
+            assert!(!words.is_empty(), "{name}");
+            assert!(words.iter().all(|w| !w.is_empty()), "{name}");
         }
+    }
+
+    /// Every `check = "..."` in the embedded rule files names a registered check.
+    #[test]
+    fn every_named_check_is_registered() {
+        let checks = registry();
+        let mut named = 0;
+        for (file, source) in crate::rules::BUILTIN_RULE_FILES {
+            let table: toml::Table = toml::from_str(source).expect("parses");
+            for rule in table["rule"].as_array().expect("rules") {
+                if let Some(name) = rule.get("check").and_then(|c| c.as_str()) {
+                    assert!(checks.get(name).is_some(), "{file}: {name}");
+                    named += 1;
+                }
+            }
+        }
+        assert!(named >= 7, "{named}");
     }
 }

@@ -402,8 +402,18 @@ pub(crate) fn check_rules_load(source: &str) {
     }
 }
 
-/// A rule-file error names the file and a line inside it.
+/// A rule-file error names the file and a line inside it (every one, when there are several).
 pub(crate) fn check_rule_error(source: &str, e: &Error) {
+    if let Error::RuleProblems { problems } = e {
+        assert!(
+            problems.len() > 1,
+            "rules_load: one problem listed as several"
+        );
+        for p in problems {
+            check_rule_error(source, p);
+        }
+        return;
+    }
     let lines = source.lines().count().max(1) + 1;
     let msg = e.to_string();
     let line = match e {

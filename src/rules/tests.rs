@@ -1,0 +1,781 @@
+//! The engine's tests: precomputed tables, anchored confirmation against whole-text search,
+//! the prefilter's shortcuts, and checks at prefilter hits.
+
+use super::anchor::{self, literal_anchor, parse_hir};
+use super::builtin;
+use super::compile::*;
+use super::emit::*;
+use super::load::*;
+use super::nfa_code;
+use super::scan::*;
+use super::schema::{ExampleSpec, Status};
+use super::set::*;
+use super::*;
+use crate::finding::Finding;
+use crate::normalize::Normalized;
+use crate::screen::Context;
+
+fn draft_checks() -> Checks {
+    crate::screen::checks::registry()
+}
+
+/// A rule file's rules, compiled with the draft checks; panics on any problem.
+fn load_ok(file: &str, source: &str, limits: &PatternLimits, checks: &Checks) -> Vec<CompiledRule> {
+    let mut problems = Vec::new();
+    let rules = load_file(file, source, limits, checks, |_| true, &mut problems);
+    assert!(problems.is_empty(), "{problems:?}");
+    rules
+}
+
+/// Every embedded rule, compiled with the draft checks.
+fn all_builtin(limits: &PatternLimits) -> Result<Vec<CompiledRule>, crate::Error> {
+    let files: Vec<&str> = BUILTIN_RULE_FILES.iter().map(|(f, _)| *f).collect();
+    builtin_rules(&files, limits, &draft_checks(), |_| true)
+}
+
+/// `(file, pattern)` of every embedded rule with a pattern, read from the TOML.
+fn embedded_patterns() -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
+    for (file, source) in BUILTIN_RULE_FILES {
+        let table: toml::Table = toml::from_str(source).unwrap();
+        for rule in table["rule"].as_array().unwrap() {
+            if let Some(p) = rule.get("pattern").and_then(|p| p.as_str()) {
+                out.push((*file, p.to_owned()));
+            }
+        }
+    }
+    out
+}
+
+/// The rule tables build.rs writes out for each embedded file are what parsing its TOML
+/// gives, lines included; and no embedded file is left to the parser at start-up.
+#[test]
+fn precomputed_specs_match_the_toml() {
+    for (file, source) in BUILTIN_RULE_FILES {
+        let parsed = parse_file(file, source).unwrap();
+        let written = builtin::builtin_specs(file)
+            .unwrap_or_else(|| panic!("build.rs left {file} to the run-time parser"));
+        assert_eq!(written.len(), parsed.len(), "{file}");
+        for ((wl, w), (pl, p)) in written.iter().zip(&parsed) {
+            assert_eq!(wl, pl, "{file}: {}", p.id);
+            assert_eq!(format!("{w:?}"), format!("{p:?}"), "{file}: {}", p.id);
+        }
+    }
+}
+
+/// Every embedded pattern's DFA is built from the NFA build.rs wrote out: it must read back
+/// as the NFA compiled from the pattern with the settings the DFA builder uses (states,
+/// starts, byte classes, assertions, size), so the DFA is the same either way. Other
+/// patterns have none.
+#[test]
+fn written_out_nfas_equal_the_compiled_ones() {
+    assert_eq!(
+        PatternLimits::default().compiled_size,
+        nfa_code::WRITTEN_SIZE_LIMIT
+    );
+    let patterns = embedded_patterns();
+    for (file, p) in &patterns {
+        let compiled = nfa_code::compile(p, nfa_code::WRITTEN_SIZE_LIMIT).unwrap();
+        let written = builtin_nfa(p).unwrap_or_else(|| panic!("{file}: no NFA for {p}"));
+        assert_eq!(
+            format!("{written:?}"),
+            format!("{compiled:?}"),
+            "{file}: {p}"
+        );
+        assert_eq!(
+            format!("{:?}", written.byte_classes()),
+            format!("{:?}", compiled.byte_classes()),
+            "{p}"
+        );
+        assert_eq!(written.look_set_any(), compiled.look_set_any(), "{p}");
+        assert_eq!(written.has_empty(), compiled.has_empty(), "{p}");
+        assert_eq!(written.memory_usage(), compiled.memory_usage(), "{p}");
+        assert_eq!(
+            written.is_always_start_anchored(),
+            compiled.is_always_start_anchored(),
+            "{p}"
+        );
+    }
+    assert!(patterns.len() > 150, "{}", patterns.len());
+    assert!(builtin_nfa(r"\bnot-an-embedded-pattern\b").is_none());
+}
+
+/// The table build.rs writes holds what the library computes for each embedded pattern
+/// (the runs with build.rs's own copy of the encoding bytes).
+#[test]
+fn precomputed_anchors_match() {
+    for (file, p) in embedded_patterns() {
+        let hir = parse_hir(&p).unwrap();
+        let computed = (literal_anchor(&hir), token_run::required_run(&hir));
+        assert_eq!(precomputed_anchor(&p), Some(computed), "{file}: {p}");
+    }
+}
+
+#[test]
+fn ids_follow_the_convention() {
+    assert!(valid_id("credential.github-classic-token"));
+    assert!(valid_id("draft.email-address"));
+    assert!(!valid_id("Credential.x"));
+    assert!(!valid_id("nodot"));
+    assert!(!valid_id("a.b--c"));
+    assert!(!valid_id("a.-b"));
+}
+
+#[test]
+fn line_and_column() {
+    let s = "a\nbc\nd";
+    assert_eq!(line_col(s, 0), (1, 1));
+    assert_eq!(line_col(s, 3), (2, 2));
+    assert_eq!(line_col(s, 5), (3, 1));
+}
+
+/// Every embedded pattern compiles (they are compiled lazily in a running screener).
+#[test]
+fn every_builtin_pattern_compiles() {
+    let limits = PatternLimits::default();
+    for (file, source) in BUILTIN_RULE_FILES {
+        for rule in load_ok(file, source, &limits, &draft_checks()) {
+            if let Some(p) = &rule.pattern {
+                assert!(p.get().is_some(), "{}", rule.info.id);
+                assert!(p.dfa().is_some() || p.anchor.is_none(), "{}", rule.info.id);
+            }
+        }
+    }
+}
+
+/// No embedded pattern searches every text: those without an anchor literal are long runs
+/// of token bytes, which clean prose does not have.
+#[test]
+fn unanchored_embedded_patterns_need_a_long_run() {
+    let limits = PatternLimits::default();
+    let set = RuleSet::new(all_builtin(&limits).unwrap()).unwrap();
+    let unanchored: Vec<&CompiledRule> = set
+        .always_unanchored
+        .iter()
+        .map(|&i| &set.rules[i as usize])
+        .filter(|r| r.pattern.is_some())
+        .collect();
+    assert!(
+        unanchored.len() >= 3,
+        "the embedded set has unanchored patterns"
+    );
+    for r in unanchored {
+        assert!(
+            r.pattern.as_ref().is_some_and(|p| p.long_run),
+            "{} searches every text",
+            r.info.id
+        );
+    }
+    let prose = include_str!("../../benches/fixtures/prose_varied.txt");
+    assert_eq!(crate::decode::first_long_run(prose.as_bytes()), None);
+}
+
+/// The one-pass engine (prefilter, anchored confirmation at literal occurrences) gives
+/// exactly the findings of running each keyword-selected rule's regex over the whole view.
+#[test]
+fn anchored_confirmation_matches_whole_text_search() {
+    let limits = PatternLimits::default();
+    let set = RuleSet::new(all_builtin(&limits).unwrap()).unwrap();
+    let mut texts: Vec<String> = Vec::new();
+    for rule in set.rules() {
+        for ex in rule.examples.iter().chain(&rule.negative_examples) {
+            texts.push(ex.text().to_owned());
+        }
+    }
+    let joined_space = texts.join(" ");
+    let joined_line = texts.join("\n");
+    let glued = texts.concat();
+    texts.extend([joined_space, joined_line, glued]);
+    for fixture in [
+        include_str!("../../benches/fixtures/draft_dirty.txt"),
+        include_str!("../../benches/fixtures/ticket_unicode.txt"),
+        include_str!("../../benches/fixtures/marker_fragments.txt"),
+        include_str!("../../benches/fixtures/digits.txt"),
+    ] {
+        texts.push(fixture.to_owned());
+    }
+    let ctx = Context::example();
+    for text in &texts {
+        let view = Normalized::new(text);
+        let mut fast = Vec::new();
+        set.scan(&view, Some(&ctx), &|_| true, &mut fast);
+        assert_eq!(
+            sorted_keys(&fast),
+            whole_text_search(&set, &view, &ctx),
+            "on {text:?}"
+        );
+    }
+}
+
+/// A text built so every confirmation runs to the end of one long line spends the budget;
+/// the rest of the text is then searched by the regex, with the same findings.
+#[test]
+fn long_confirmations_fall_back_to_the_regex() {
+    let toml = r#"
+[[rule]]
+id = "test.long-tail"
+kind = "injection"
+severity = "notice"
+description = "d"
+rationale = "r"
+message = "m"
+pattern = '(?i)\bfoo\b[^\n]*\bzzz\b'
+examples = ["foo then zzz"]
+negative_examples = ["foo alone"]
+"#;
+    let limits = PatternLimits::default();
+    let set = RuleSet::new(load_ok("t.toml", toml, &limits, &draft_checks())).unwrap();
+    let rule = &set.rules()[0];
+    assert!(rule.pattern.as_ref().unwrap().anchor.is_some());
+    for tail in ["", " zzz", " zzz\nfoo zzz"] {
+        let text = format!("{}{tail}", "foo ".repeat(20_000));
+        let view = Normalized::new(&text);
+        let mut fast = Vec::new();
+        set.scan(&view, None, &|_| true, &mut fast);
+        let mut slow = Vec::new();
+        run_rule(rule, &view, None, &mut slow);
+        let spans = |v: &[Finding]| v.iter().map(Finding::span).collect::<Vec<_>>();
+        assert_eq!(spans(&fast), spans(&slow), "tail {tail:?}");
+    }
+}
+
+/// A literal that a rule needing a long run shares with one that does not stays in the
+/// prefilter for texts without a long run, and only there do the long-run rules' own
+/// literals go.
+#[test]
+fn literals_shared_with_a_rule_that_needs_no_long_run_stay() {
+    let toml = r#"
+[[rule]]
+id = "test.long-token"
+kind = "credential"
+severity = "block"
+description = "d"
+rationale = "r"
+message = "m"
+pattern = '\b(?:zqxwa|vvkqp)[a-z0-9]{30}'
+examples = ["zqxwaabcdefghijabcdefghijabcdefghij"]
+negative_examples = ["zqxwa"]
+
+[[rule]]
+id = "test.short-word"
+kind = "injection"
+severity = "notice"
+description = "d"
+rationale = "r"
+message = "m"
+pattern = '\bzqxwa\b'
+examples = ["say zqxwa now"]
+negative_examples = ["zqxwab"]
+"#;
+    let limits = PatternLimits::default();
+    let set = RuleSet::new(load_ok("t.toml", toml, &limits, &draft_checks())).unwrap();
+    let literals = |r: &CompiledRule| r.pattern.as_ref().unwrap().anchor.clone().unwrap().literals;
+    let (long, short) = (literals(&set.rules()[0]), literals(&set.rules()[1]));
+    assert_eq!(short, [b"zqxwa".to_vec()]);
+    assert_eq!(
+        long,
+        [b"vvkqp".to_vec(), b"zqxwa".to_vec()],
+        "the rules share a literal"
+    );
+    let without = set
+        .filter_without_long_runs
+        .as_ref()
+        .expect("vvkqp is left out");
+    let mut seen = Vec::new();
+    let text = b"zqxwa vvkqp";
+    let mut stage = Vec::new();
+    without.for_each_hit(text, &mut stage, |lit, at| {
+        seen.push((without.literal(lit).to_vec(), at))
+    });
+    assert_eq!(seen, [(b"zqxwa".to_vec(), 0)]);
+    let view = Normalized::new("say zqxwa now");
+    let mut found = Vec::new();
+    set.scan_knowing(&view, None, &|_| true, Some(false), &mut found);
+    assert_eq!(
+        found.iter().map(Finding::rule).collect::<Vec<_>>(),
+        ["test.short-word"]
+    );
+}
+
+/// Before a rule's lazy DFA exists, a short text with its anchor but none of its keywords
+/// is passed over without building the DFA; the findings are those of a rule whose DFA is
+/// built, and of the regex.
+#[test]
+fn keywords_are_looked_for_before_the_first_dfa_is_built() {
+    let toml = r#"
+[[rule]]
+id = "test.keyword-gated"
+kind = "injection"
+severity = "notice"
+description = "d"
+rationale = "r"
+message = "m"
+keywords = ["Prompt", "rules"]
+pattern = '(?i)\breveal\s+(?:the|your)\s+\w+'
+examples = ["reveal your prompt"]
+negative_examples = ["reveal your order"]
+"#;
+    let limits = PatternLimits::default();
+    let fresh = || RuleSet::new(load_ok("t.toml", toml, &limits, &draft_checks())).unwrap();
+    let scan = |set: &RuleSet, text: &str| {
+        let mut out = Vec::new();
+        set.scan(&Normalized::new(text), None, &|_| true, &mut out);
+        out.iter().map(Finding::span).collect::<Vec<_>>()
+    };
+    let warm = fresh();
+    scan(&warm, "reveal the PROMPT");
+    assert!(!warm.rules()[0].dfa_pending());
+    for text in [
+        "Reveal your order number, please.",
+        "reveal the details; the RULES apply",
+        "reveal your prompt",
+        "REVEAL THE PrOmPt and reveal the rules",
+        "prompt first, then reveal the box",
+    ] {
+        let set = fresh();
+        assert!(set.rules()[0].dfa_pending());
+        let found = scan(&set, text);
+        let lower = text.to_ascii_lowercase();
+        let has_keyword = lower.contains("prompt") || lower.contains("rules");
+        // Built only when a keyword made it worth confirming the anchor.
+        assert_eq!(!set.rules()[0].dfa_pending(), has_keyword, "{text:?}");
+        assert_eq!(found, scan(&warm, text), "{text:?}");
+        let mut slow = Vec::new();
+        run_rule(&set.rules()[0], &Normalized::new(text), None, &mut slow);
+        let slow: Vec<_> = if has_keyword {
+            slow.iter().map(Finding::span).collect()
+        } else {
+            Vec::new()
+        };
+        assert_eq!(found, slow, "{text:?}");
+    }
+    // Only the first texts are looked at this way: a process whose texts keep holding the
+    // anchor without a keyword builds the DFA after that, and finds the same (nothing).
+    let set = fresh();
+    for k in 0..FIRST_USE_KEYWORD_CHECKS {
+        assert!(scan(&set, "reveal your order").is_empty());
+        assert!(set.rules()[0].dfa_pending(), "text {k}");
+    }
+    assert!(scan(&set, "reveal your order").is_empty());
+    assert!(!set.rules()[0].dfa_pending());
+}
+
+/// Every example and negative example of every rule in `set`.
+fn example_texts(set: &RuleSet) -> Vec<&str> {
+    set.rules()
+        .iter()
+        .flat_map(|r| r.examples.iter().chain(&r.negative_examples))
+        .map(ExampleSpec::text)
+        .collect()
+}
+
+/// A seeded pick below `n` (xorshift64): the same sequence on every machine.
+fn picker(mut seed: u64) -> impl FnMut(usize) -> usize {
+    move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    }
+}
+
+/// The same comparison on texts glued together from rule examples at random (fixed seed),
+/// so literals land next to each other, inside words and at text edges.
+#[test]
+fn anchored_confirmation_matches_on_mixed_examples() {
+    let limits = PatternLimits::default();
+    let set = RuleSet::new(all_builtin(&limits).unwrap()).unwrap();
+    let pieces = example_texts(&set);
+    let glue = [
+        " ", "\n", "", ",", ".", "x", "_", "-", "=", ":", "\"", "'", "  ", "\t", "9", "é", "Zq",
+    ];
+    let mut next = picker(0x9E37_79B9_7F4A_7C15u64);
+    let ctx = Context::example();
+    for _ in 0..1000 {
+        let mut text = String::new();
+        for _ in 0..1 + next(4) {
+            text.push_str(glue[next(glue.len())]);
+            let piece = pieces[next(pieces.len())];
+            if next(4) == 0 {
+                text.push_str(&piece.to_ascii_uppercase());
+            } else {
+                text.push_str(piece);
+            }
+        }
+        let view = Normalized::new(&text);
+        let mut fast = Vec::new();
+        set.scan(&view, Some(&ctx), &|_| true, &mut fast);
+        assert_eq!(
+            sorted_keys(&fast),
+            whole_text_search(&set, &view, &ctx),
+            "on {text:?}"
+        );
+    }
+}
+
+/// `(span, rule, message)` of each finding, sorted.
+fn sorted_keys(findings: &[Finding]) -> Vec<(std::ops::Range<usize>, String, String)> {
+    let mut keys: Vec<_> = findings
+        .iter()
+        .map(|f| (f.span(), f.rule().to_owned(), f.message().to_owned()))
+        .collect();
+    keys.sort_by(|a, b| (a.0.start, a.0.end, &a.1, &a.2).cmp(&(b.0.start, b.0.end, &b.1, &b.2)));
+    keys
+}
+
+/// [`sorted_keys`] of every rule a keyword selects run over the whole view with its regex.
+fn whole_text_search(
+    set: &RuleSet,
+    view: &Normalized<'_>,
+    ctx: &Context,
+) -> Vec<(std::ops::Range<usize>, String, String)> {
+    let lower = view.as_str().to_ascii_lowercase();
+    let mut slow = Vec::new();
+    for rule in set.rules() {
+        let gate = rule.keywords.is_empty()
+            || rule
+                .keywords
+                .iter()
+                .any(|k| lower.contains(&k.to_ascii_lowercase()));
+        if rule.info.status != Status::Deprecated && gate {
+            run_rule(rule, view, Some(ctx), &mut slow);
+        }
+    }
+    sorted_keys(&slow)
+}
+
+/// Told whether the view has a long run of encoding bytes (as a screen tells it), the
+/// engine still finds what the whole-text search finds: on a text without one, its
+/// prefilter leaves out the literals only rules that need one use. The texts are rule
+/// examples broken up by a space every few characters, so credential anchors stay but most
+/// long runs do not.
+#[test]
+fn texts_without_a_long_run_lose_no_finding() {
+    let limits = PatternLimits::default();
+    let set = RuleSet::new(all_builtin(&limits).unwrap()).unwrap();
+    assert!(set.filter_without_long_runs.is_some());
+    let pieces = example_texts(&set);
+    let mut next = picker(0x2545_F491_4F6C_DD1D);
+    let ctx = Context::example();
+    let (mut without, mut found) = (0, 0);
+    for _ in 0..1000 {
+        let mut text = String::new();
+        for _ in 0..1 + next(4) {
+            text.push(' ');
+            // A space every `cut` characters: below the long run's length, none is left.
+            let cut = 4 + next(30);
+            for (k, c) in pieces[next(pieces.len())].chars().enumerate() {
+                if k > 0 && k % cut == 0 {
+                    text.push(' ');
+                }
+                text.push(c);
+            }
+        }
+        let view = Normalized::new(&text);
+        let long_run = crate::decode::first_long_run(view.as_str().as_bytes()).is_some();
+        let mut fast = Vec::new();
+        set.scan_knowing(&view, Some(&ctx), &|_| true, Some(long_run), &mut fast);
+        assert_eq!(
+            sorted_keys(&fast),
+            whole_text_search(&set, &view, &ctx),
+            "on {text:?}"
+        );
+        without += usize::from(!long_run);
+        found += usize::from(!long_run && !fast.is_empty());
+    }
+    assert!(
+        without > 400 && found > 200,
+        "{without} texts without a long run, {found} with findings"
+    );
+}
+
+/// For a rule whose keywords all hold a punctuation anchor literal, looking for keywords
+/// around that literal's occurrences agrees with looking in the whole text.
+#[test]
+fn keywords_near_anchor_hits_are_all_keywords() {
+    let limits = PatternLimits::default();
+    let set = RuleSet::new(all_builtin(&limits).unwrap()).unwrap();
+    let pieces: Vec<&str> = example_texts(&set)
+        .into_iter()
+        .chain([
+            "password", "token", " = ", ":", "x", "secret", "api_key", "\"", "'",
+        ])
+        .collect();
+    let mut next = picker(0x1234_5678_9ABC_DEF1u64);
+    let mut checked = 0;
+    let (mut near, mut far) = (0, 0);
+    for (i, rule) in set.rules().iter().enumerate() {
+        let Some(reach) = set.keyword_reach[i] else {
+            continue;
+        };
+        checked += 1;
+        let anchor = rule
+            .pattern
+            .as_ref()
+            .and_then(|p| p.anchor.as_ref())
+            .unwrap();
+        for _ in 0..400 {
+            let mut text = String::new();
+            for _ in 0..1 + next(6) {
+                text.push_str(pieces[next(pieces.len())]);
+                text.push_str([" ", "", "\n", "=", ":"][next(5)]);
+            }
+            let hay = text.as_bytes();
+            let hits: Vec<usize> = (0..hay.len())
+                .filter(|&at| {
+                    anchor.literals.iter().any(|l| {
+                        hay.get(at..at + l.len())
+                            .is_some_and(|w| w.eq_ignore_ascii_case(l))
+                    })
+                })
+                .collect();
+            let whole = rule.keywords_occur(hay, None);
+            assert_eq!(
+                rule.keyword_near(hay, &hits, reach),
+                whole,
+                "{} on {text:?}",
+                rule.info.id
+            );
+            if whole { near += 1 } else { far += 1 }
+        }
+    }
+    assert!(checked >= 2, "{checked}");
+    assert!(near > 50 && far > 50, "{near} {far}");
+}
+
+/// A check with anchor literals reports at the prefilter's hits exactly what it reports
+/// finding its own starts: on texts glued at random (fixed seed) from `words`, and `glue`
+/// between them. Returns how many findings the texts had.
+fn check_at_prefilter_hits_matches_its_own_search(
+    check: &str,
+    words: &[&str],
+    glue: &[&str],
+) -> usize {
+    let limits = PatternLimits::default();
+    let set = RuleSet::new(all_builtin(&limits).unwrap()).unwrap();
+    let rules: Vec<&CompiledRule> = set
+        .rules()
+        .iter()
+        .filter(|r| r.check.as_ref().is_some_and(|c| c.name == check))
+        .collect();
+    assert!(!rules.is_empty());
+    let mut next = picker(0x2545_F491_4F6C_DD1Du64);
+    let ctx = Context::example();
+    let mut reported = 0;
+    for _ in 0..3000 {
+        let mut text = String::new();
+        for _ in 0..1 + next(12) {
+            text.push_str(words[next(words.len())]);
+            text.push_str(glue[next(glue.len())]);
+        }
+        let view = Normalized::new(&text);
+        let mut fast = Vec::new();
+        set.scan(
+            &view,
+            Some(&ctx),
+            &|r| r.check.as_ref().is_some_and(|c| c.name == check),
+            &mut fast,
+        );
+        let mut slow = Vec::new();
+        for rule in &rules {
+            run_rule(rule, &view, Some(&ctx), &mut slow);
+        }
+        let key = |f: &Finding| (f.span().start, f.span().end, f.message().to_owned());
+        let mut fast: Vec<_> = fast.iter().map(key).collect();
+        let mut slow: Vec<_> = slow.iter().map(key).collect();
+        fast.sort();
+        slow.sort();
+        reported += slow.len();
+        assert_eq!(fast, slow, "on {text:?}");
+    }
+    reported
+}
+
+/// `promise`: anchors in every letter case, inside longer words, after other anchors and
+/// overlapping them.
+#[test]
+fn promise_at_prefilter_hits_matches_every_word_start() {
+    let words = [
+        "we",
+        "will",
+        "ship",
+        "it",
+        "today",
+        "Today",
+        "TODAY",
+        "toDay",
+        "within",
+        "Within",
+        "24",
+        "hours",
+        "an",
+        "hour",
+        "bright",
+        "right",
+        "Right",
+        "away",
+        "straight",
+        "legend",
+        "end",
+        "of",
+        "day",
+        "EOD",
+        "eod",
+        "Eod",
+        "cob",
+        "COB",
+        "friday",
+        "Friday",
+        "by",
+        "guaranteed",
+        "unguaranteed",
+        "Promise",
+        "rest",
+        "assured",
+        "immediately",
+        "tomorrow",
+        "tonight",
+        "close",
+        "business",
+        "you'll",
+        "if",
+        "x",
+        ",",
+        ".",
+        "\n",
+    ];
+    let glue = [" ", " ", "", "\n", "-", "_", "é", "'"];
+    let reported = check_at_prefilter_hits_matches_its_own_search("promise", &words, &glue);
+    // The texts exercise the check, not only its silence.
+    assert!(reported > 300, "{reported}");
+}
+
+/// `placeholder`: brackets, X runs and underscores inside words, after them, in runs that
+/// reach into the next, and inside bracketed placeholders.
+#[test]
+fn placeholder_at_prefilter_hits_matches_its_own_search() {
+    let words = [
+        "[Your Name]",
+        "[",
+        "]",
+        "{first_name}",
+        "{{customer.name}}",
+        "{",
+        "}",
+        "<NAME>",
+        "<<name>>",
+        "<",
+        ">",
+        "XXXX",
+        "xxxx",
+        "Xx",
+        "XX",
+        "x",
+        "X",
+        "box",
+        "maxx",
+        "1234",
+        "____",
+        "__",
+        "_",
+        "__FIRST_NAME__",
+        "NAME",
+        "name",
+        "insert date",
+        "(https://a.example)",
+        "é",
+    ];
+    let glue = [" ", "", "", "-", "/", "_", "\n", "é", "x"];
+    let reported = check_at_prefilter_hits_matches_its_own_search("placeholder", &words, &glue);
+    assert!(reported > 1000, "{reported}");
+}
+
+/// Matches of patterns without a `secret` group are reported from the DFA's span without
+/// compiling the regex; the shortcut must agree with the compiled pattern's groups.
+#[test]
+fn secret_group_detection_agrees_with_the_regex() {
+    let set = crate::screen::Screener::builder()
+        .build_rule_set(false)
+        .unwrap();
+    let mut with_group = 0;
+    for r in set.rules() {
+        let Some(p) = &r.pattern else { continue };
+        let compiled = compile_pattern(&p.source, &p.limits).unwrap();
+        assert_eq!(p.secret, compiled.secret_group.is_some(), "{}", r.info.id);
+        with_group += usize::from(p.secret);
+    }
+    assert!(with_group > 50, "{with_group} rules with a secret group");
+}
+
+#[test]
+fn anchors_cover_case_and_leading_context() {
+    let anchor = |p: &str| literal_anchor(&parse_hir(p).unwrap());
+    // Case folds away; whitespace in a view is one space or newline, so literals go on
+    // past `\s+`, up to eight bytes, with the newline written as a space (the prefilter
+    // takes one for the other).
+    let a = anchor(r"(?i)\b(?:ignore|disregard)\s+previous").unwrap();
+    assert_eq!(a.max_offset, 0);
+    let lits = |v: &[&str]| v.iter().map(|s| s.as_bytes().to_vec()).collect::<Vec<_>>();
+    assert_eq!(a.literals, lits(&["disregar", "ignore p"]));
+    // Leading context of bounded length: the literal may start a few bytes in.
+    let a = anchor(r"(?:^|\n)[^\w\n]{0,3}(?:Human|Assistant)\s*:").unwrap();
+    assert_eq!(a.max_offset, 4);
+    assert_eq!(a.literals, lits(&["assistan", "human :", "human:"]));
+    // A match may start only with `x` or `y`: confirmations skip other starts.
+    let a = anchor(r"[xy][a-z]{0,3}\.secret").unwrap();
+    assert_eq!(a.max_offset, 4);
+    assert_eq!(a.first_bytes.as_deref(), Some(&b"xy"[..]));
+    // Many literals sharing four bytes collapse to their common prefix.
+    let a = anchor(r"key-[0-9a-f]{32}").unwrap();
+    assert_eq!(a.literals, lits(&["key-"]));
+    // Single letters are everywhere; single digits are rare enough in prose.
+    assert_eq!(anchor(r"[a-z]+"), None);
+    assert_eq!(anchor(r"[0-9]+").map(|a| a.literals.len()), Some(10));
+    assert_eq!(anchor(r"\w+@\w+"), None);
+}
+
+/// Which anchors are needed only at word starts, and what stands in for those that are not.
+#[test]
+fn word_start_anchors() {
+    let anchor = |p: &str| literal_anchor(&parse_hir(p).unwrap()).unwrap();
+    let lits = |v: &[&str]| v.iter().map(|s| s.as_bytes().to_vec()).collect::<Vec<_>>();
+    // `\b`, `^`, a required separator or `_` in front: a word start.
+    for p in [
+        r"(?i)\bignore",
+        r"^ignore",
+        r"(?m)^ignore",
+        r"[ ,]ignore",
+        r"(?:\b|_)ignore",
+        r"\s+ignore",
+        r"(?:\bfoo-|\b)ignore",
+    ] {
+        assert!(anchor(p).word_start, "{p}");
+    }
+    // Nothing, an optional separator or a letter in front: anywhere.
+    for p in [r"ignore", r"[ ,]?ignore", r"[a-z_]ignore", r"\Bignore"] {
+        assert!(!anchor(p).word_start, "{p}");
+    }
+    // A literal with punctuation inside may begin anywhere; the prefilter looks for it
+    // from there (see `prefilter.rs`).
+    let a = anchor(r"[a-z]{3}[0-9]Q~");
+    assert!(!a.word_start);
+    assert!(
+        a.literals
+            .iter()
+            .all(|l| anchor::probe_offset(l) == Some(2))
+    );
+    // Alternatives: one found anywhere is looked for from its probe offset, so the whole
+    // set stays at word starts.
+    let a = anchor(r"\bfoobar|xx\.yyy");
+    assert!(a.word_start);
+    assert_eq!(a.literals, lits(&[".yyy", "foobar"]));
+    // A leading space is dropped: what follows it starts a word.
+    let a = anchor(r"[:,] (?:ignore|forget)");
+    assert!(a.word_start);
+}
+
+#[test]
+fn masked_preview_hides_short_values() {
+    assert_eq!(masked_preview(b"hunter22"), "8 chars");
+    assert_eq!(masked_preview(b"ghp_abcdefghijklmnop"), "ghp_… 20 chars");
+}
