@@ -15,3 +15,6 @@ bash scripts/install-browser.sh
 
 echo "== cargo test"
 cargo test
+
+echo "== Python package: pip install ./python into a fresh venv, then its pytest suite"
+bash python/ci.sh

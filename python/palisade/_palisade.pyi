@@ -88,6 +88,8 @@ class Report:
         """One rewrite instruction for the model, built from rule messages only ("" if nothing to fix)."""
     def redact(self) -> str:
         """A log-safe copy of the screened draft (sensitive spans replaced by ``[REDACTED:<kind>]``)."""
+    def to_html(self) -> str:
+        """A self-contained HTML review page of the draft (credentials only as masked previews)."""
     def to_dict(self) -> dict[str, Any]:
         """``{"blocked": bool, "findings": [dict, ...]}``; no draft text."""
     def __len__(self) -> int: ...

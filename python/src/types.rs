@@ -306,6 +306,13 @@ impl Report {
         self.inner.redact(&self.draft)
     }
 
+    /// A self-contained HTML review page of the screened draft: each finding highlighted
+    /// with its rule, credentials shown only as their masked preview, the feedback for the
+    /// rewrite. No external resources; safe to open from disk.
+    fn to_html(&self) -> String {
+        self.inner.to_html(&self.draft)
+    }
+
     /// ``{"blocked": bool, "findings": [finding dicts]}`` (JSON-ready; no draft text).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);

@@ -32,7 +32,7 @@ def planted():
 
 
 def everything_said(report):
-    parts = [repr(report), repr(report.to_dict()), report.feedback(), report.redact()]
+    parts = [repr(report), repr(report.to_dict()), report.feedback(), report.redact(), report.to_html()]
     for f in report.findings:
         parts += [repr(f), f.message, repr(f.to_dict()), str(f.to_dict())]
     return "\n".join(parts)
@@ -72,3 +72,16 @@ def test_pickled_report_round_trips():
     assert back.to_dict() == report.to_dict()
     assert back.redact() == report.redact()
     assert back.findings == report.findings
+
+
+def test_html_page_marks_findings_and_holds_no_secret():
+    p = planted()
+    report = palisade.Screener().screen(p["draft"] + "\n<script>alert(1)</script>", ticket_id=TICKET_ID)
+    page = report.to_html()
+    assert page.startswith("<!DOCTYPE html>") or page.lower().startswith("<!doctype html>")
+    # Every finding is a mark carrying its rule; the draft's markup is escaped text.
+    for f in report.findings:
+        assert f'data-rule="{f.rule}"' in page
+    assert "<script>alert(1)" not in page
+    for key in ("aws", "password", "db"):
+        assert p[key] not in page, key
