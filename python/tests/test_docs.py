@@ -1,4 +1,4 @@
-"""The Python code blocks of docs/python.md and docs/readme/python.md run as written."""
+"""The Python quick starts of docs/python.md and the README run as written."""
 
 import re
 
@@ -6,7 +6,7 @@ import pytest
 
 from conftest import REPO
 
-DOCS = [REPO / "docs" / "python.md", REPO / "docs" / "readme" / "python.md"]
+DOCS = [REPO / "docs" / "python.md", REPO / "README.md"]
 
 
 @pytest.mark.parametrize("path", DOCS, ids=lambda p: str(p.relative_to(REPO)))
