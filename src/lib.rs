@@ -116,6 +116,7 @@ mod finding;
 mod limit;
 mod normalize;
 mod rules;
+mod scorer;
 mod screen;
 
 pub use decode::{DecodedRun, Encoding, decode_runs};
@@ -126,6 +127,7 @@ pub use finding::{Finding, Kind, Severity};
 pub use limit::DEFAULT_MAX_INPUT_BYTES;
 pub use normalize::Normalized;
 pub use rules::{RuleInfo, Status};
+pub use scorer::{Half, InjectionScorer, LEARNED_RULE_ID, WINDOW_CHARS};
 pub use screen::context_defaults::DEFAULT_MAX_WORDS;
 pub use screen::{Context, ExampleProblem, Report, Screener, ScreenerBuilder};
 
