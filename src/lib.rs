@@ -117,6 +117,7 @@ mod limit;
 mod normalize;
 mod rules;
 mod screen;
+mod skeleton;
 
 pub use decode::{DecodedRun, Encoding, decode_runs};
 pub use detect::{Detector, DetectorBuilder};
