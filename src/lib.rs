@@ -113,6 +113,7 @@ mod detect;
 mod error;
 mod fence;
 mod finding;
+mod hidden_text;
 mod limit;
 mod normalize;
 mod rules;

@@ -11,17 +11,24 @@
 //!    code points are *dropped*: they give nothing and do not end a word;
 //! 2. the compatibility decomposition (NFKD, the half of NFKC that matters per character) is
 //!    applied: fullwidth, small, circled, mathematical forms and ligatures become plain letters;
-//! 3. each letter or digit is read through `decancer` (look-alikes, small capitals,
-//!    Cherokee, Lisu, stroke letters, enclosed and negative-squared letters, turned letters),
-//!    and one that `decancer` leaves outside ASCII through its UTS #39 confusables prototype
-//!    (`unicode-security`); a short hand table covers what both lack ([`HAND`]);
+//! 3. each letter or digit is read as the Latin letter it imitates: through `decancer`
+//!    (look-alikes, small capitals, Cherokee, Lisu, stroke letters, enclosed and
+//!    negative-squared letters, turned letters), or, where `decancer` has no Latin reading,
+//!    through its UTS #39 confusables prototype (`unicode-security`); a short hand table covers
+//!    what both lack ([`HAND`]). A reading as a digit is taken only from a numeric character
+//!    (`decancer` reads `日` as `8`). Both crates run when the table in `skeleton/table.rs` is
+//!    generated, not at run time (see `table_matches_the_crates`): `decancer` implements
+//!    `Add<Translation> for String`, which would break `string + &other` in every crate that
+//!    links it;
 //! 4. the result is lowercased; `l` is read as `i` (`I`, `l`, `1` and `|`-like letters are one
 //!    shape in many fonts); the leet digits and symbols `0 1 3 4 5 7 $ @` become `o i e a s t s a`;
 //! 5. only letters and digits are kept. Anything else that is visible (spaces, line breaks,
 //!    punctuation, symbols, emoji) gives nothing and *ends a word*.
 //!
 //! A skeleton character starts a word when the previous visible character gave no letter or
-//! digit. The folding is per character, so the skeleton of a concatenation is the
+//! digit, and a Latin letter or digit also starts one after a character read only as letters
+//! of another script (Chinese and Japanese put Latin words between ideographs without a
+//! space). The folding is per character, so the skeleton of a concatenation is the
 //! concatenation of the skeletons: what lets the fence neutralise in one pass.
 //!
 //! [`Skeleton::new`] gives the folded string with a map back to the original, for detectors
@@ -31,6 +38,8 @@
 // The fence uses the per-character readings; `Skeleton` is the API for the detectors that
 // match phrases on the same view (issue 24), which are not wired yet.
 #![allow(dead_code)]
+
+mod table;
 
 use std::cell::RefCell;
 use std::ops::Range;
@@ -167,68 +176,43 @@ pub(crate) fn is_other_line_break(c: char) -> bool {
     )
 }
 
-/// Pushes the reading of one folded character (ASCII, or left outside ASCII by `decancer`).
-fn push_folded(x: char, letters: &mut Letters) {
-    if x.is_ascii() {
-        let r = ascii_reading(x as u8);
-        if r > ASCII_DROPPED {
-            letters.push(char::from(r));
-        }
-        return;
-    }
-    let mut buf = [0u8; 4];
-    let proto: String = unicode_security::skeleton(x.encode_utf8(&mut buf))
-        .filter(|p| !is_combining_mark(*p))
-        .collect();
-    if !proto.is_empty() && proto.bytes().all(|b| b.is_ascii_alphanumeric()) {
-        for p in proto.chars() {
-            push_folded(p, letters);
-        }
-        return;
-    }
-    for l in x.to_lowercase() {
-        if l.is_alphanumeric() {
-            letters.push(l);
-        }
-    }
+/// The generated reading of `c`, if it differs from [`default_reading`]: `Some("")` for a
+/// code point that is dropped (unassigned, private use).
+fn table_reading(c: char) -> Option<&'static str> {
+    let cp = c as u32;
+    let i = table::READINGS.partition_point(|&(start, _, _)| start <= cp);
+    let &(start, end, reading) = table::READINGS.get(i.checked_sub(1)?)?;
+    (start <= cp && cp <= end).then_some(reading)
 }
 
-/// One piece of a decomposed character.
-fn read_piece(d: char, letters: &mut Letters, separator: &mut bool) {
-    if d.is_ascii() {
-        match ascii_reading(d as u8) {
-            ASCII_SEPARATOR => *separator = true,
-            ASCII_DROPPED => {}
-            r => letters.push(char::from(r)),
+/// The reading of a non-ASCII character without the table: NFKD, then per piece the ASCII
+/// reading, nothing for a combining mark or invisible character, the lowercase letter for a
+/// letter or digit, and a separator for anything else.
+fn default_reading(c: char) -> Reading {
+    let mut letters = Letters::EMPTY;
+    let mut separator = false;
+    decompose_compatible(c, |d| {
+        if d.is_ascii() {
+            match ascii_reading(d as u8) {
+                ASCII_SEPARATOR => separator = true,
+                ASCII_DROPPED => {}
+                r => letters.push(char::from(r)),
+            }
+        } else if is_combining_mark(d) || invisible(d).is_some() {
+        } else if d.is_alphanumeric() {
+            d.to_lowercase()
+                .filter(|l| l.is_alphanumeric())
+                .for_each(|l| letters.push(l));
+        } else {
+            separator = true;
         }
-        return;
-    }
-    if is_combining_mark(d) || invisible(d).is_some() {
-        return;
-    }
-    if let Some((_, hand)) = HAND.iter().find(|(h, _)| *h == d) {
-        hand.chars().for_each(|h| push_folded(h, letters));
-        return;
-    }
-    let cured = decancer::cure_char(d, decancer::Options::default());
-    if !d.is_alphanumeric() {
-        // Symbols and punctuation are read as themselves, not as the letter `decancer` finds
-        // in them (it reads `❤` as `o`); the ones it cures to nothing are unassigned,
-        // private-use or surrogate code points.
-        if d.is_whitespace() || !matches!(cured, decancer::Translation::None) {
-            *separator = true;
-        }
-        return;
-    }
-    let before = letters.len;
-    match cured {
-        decancer::Translation::Character(x) => push_folded(x, letters),
-        decancer::Translation::String(s) => s.chars().for_each(|x| push_folded(x, letters)),
-        decancer::Translation::None => push_folded(d, letters),
-    }
-    if letters.len == before {
-        // A letter read as punctuation (`ǃ`, the click letter, as `!`).
-        *separator = true;
+    });
+    if !letters.is_empty() {
+        Reading::Letters(letters)
+    } else if separator {
+        Reading::Separator
+    } else {
+        Reading::Dropped
     }
 }
 
@@ -240,15 +224,14 @@ fn compute(c: char) -> Reading {
     if c.is_whitespace() {
         return Reading::Separator;
     }
-    let mut letters = Letters::EMPTY;
-    let mut separator = false;
-    decompose_compatible(c, |d| read_piece(d, &mut letters, &mut separator));
-    if !letters.is_empty() {
-        Reading::Letters(letters)
-    } else if separator {
-        Reading::Separator
-    } else {
-        Reading::Dropped
+    match table_reading(c) {
+        Some("") => Reading::Dropped,
+        Some(s) => {
+            let mut letters = Letters::EMPTY;
+            s.chars().for_each(|l| letters.push(l));
+            Reading::Letters(letters)
+        }
+        None => default_reading(c),
     }
 }
 
@@ -320,6 +303,34 @@ pub(crate) fn with_reader<R>(f: impl FnOnce(&mut Reader<'_>) -> R) -> R {
     })
 }
 
+/// What the previous visible character gave, for telling word starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Prev {
+    /// No letter or digit (or nothing yet).
+    Separator,
+    /// A Latin letter or digit last.
+    Ascii,
+    /// A letter of another script last (kept as itself).
+    Other,
+}
+
+impl Prev {
+    /// The state after skeleton character `x`.
+    pub(crate) fn of(x: char) -> Prev {
+        if x.is_ascii() {
+            Prev::Ascii
+        } else {
+            Prev::Other
+        }
+    }
+
+    /// Whether skeleton character `x` starts a word after this state: after a separator, or
+    /// after a letter of the other kind (Latin against any other script).
+    pub(crate) fn starts_word(self, x: char) -> bool {
+        self != Prev::of(x)
+    }
+}
+
 /// One character of the skeleton.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct SkelChar {
@@ -351,24 +362,24 @@ impl<'a> Skeleton<'a> {
     pub(crate) fn new(original: &'a str) -> Self {
         let mut folded = String::with_capacity(original.len());
         let mut chars = Vec::with_capacity(original.len());
-        let mut prev_letter = false;
+        let mut prev = Prev::Separator;
         with_reader(|reader| {
             for (i, c) in original.char_indices() {
                 match reader.read(c) {
                     Reading::Dropped => {}
-                    Reading::Separator => prev_letter = false,
+                    Reading::Separator => prev = Prev::Separator,
                     Reading::Letters(l) => {
                         let end = i + c.len_utf8();
-                        for (k, x) in l.as_str().chars().enumerate() {
+                        for x in l.as_str().chars() {
                             chars.push(SkelChar {
                                 at: folded.len(),
                                 orig_start: i,
                                 orig_end: end,
-                                word_start: k == 0 && !prev_letter,
+                                word_start: prev.starts_word(x),
                             });
                             folded.push(x);
+                            prev = Prev::of(x);
                         }
-                        prev_letter = true;
                     }
                 }
             }
@@ -440,6 +451,9 @@ pub(crate) fn fold(text: &str) -> String {
 }
 
 #[cfg(test)]
+mod generate;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -478,6 +492,15 @@ mod tests {
         assert_eq!(s.as_str(), "endx");
         let starts: Vec<bool> = s.chars().iter().map(|c| c.word_start).collect();
         assert_eq!(starts, [true, false, false, true]);
+    }
+
+    /// Chinese and Japanese write Latin words between ideographs without a space.
+    #[test]
+    fn latin_after_another_script_starts_a_word() {
+        let s = Skeleton::new("请END了");
+        assert_eq!(s.as_str(), "请end了");
+        let starts: Vec<bool> = s.chars().iter().map(|c| c.word_start).collect();
+        assert_eq!(starts, [true, true, false, false, true]);
     }
 
     #[test]
@@ -521,7 +544,8 @@ mod tests {
 
     #[test]
     fn ordinary_letters_keep_themselves() {
-        assert_eq!(fold("Grüße, Zoë! 日本"), "grubezoe8本");
+        assert_eq!(fold("Grüße, Zoë! 日本了"), "grubezoe日本了");
+        assert!(fold("한국어").chars().all(|c| !c.is_ascii()));
         assert_eq!(fold("ﬁle"), "fiie");
     }
 
@@ -542,19 +566,9 @@ mod tests {
     #[test]
     fn hand_entries_add_to_the_crates() {
         for &(c, want) in HAND {
-            let by_crates = {
-                let mut letters = Letters::EMPTY;
-                match decancer::cure_char(c, decancer::Options::default()) {
-                    decancer::Translation::Character(x) => push_folded(x, &mut letters),
-                    decancer::Translation::String(s) => {
-                        s.chars().for_each(|x| push_folded(x, &mut letters))
-                    }
-                    decancer::Translation::None => push_folded(c, &mut letters),
-                }
-                letters.as_str().to_owned()
-            };
             assert_ne!(
-                by_crates, want,
+                generate::by_crates(c).as_deref(),
+                Some(want),
                 "{c} is read as {want} without the hand entry"
             );
             assert_eq!(reading(c), want);
