@@ -113,11 +113,13 @@ mod detect;
 mod error;
 mod fence;
 mod finding;
+mod hidden_text;
 mod limit;
 mod normalize;
 mod rules;
 mod scorer;
 mod screen;
+mod skeleton;
 
 pub use decode::{DecodedRun, Encoding, decode_runs};
 pub use detect::{Detector, DetectorBuilder};

@@ -11,9 +11,9 @@ use std::path::Path;
 use std::sync::{Arc, LazyLock};
 
 use crate::decode::{decode_runs_known, first_long_run};
-use crate::detect::hidden_text_findings;
 use crate::error::{Error, Result};
 use crate::finding::{Finding, Kind, Severity};
+use crate::hidden_text::hidden_text_findings;
 use crate::limit::{DEFAULT_MAX_INPUT_BYTES, InputLimit};
 use crate::normalize::Normalized;
 use crate::rules::{
