@@ -112,11 +112,15 @@ impl Detector {
         Ok(tidy(findings))
     }
 
-    /// The learned scorer is the backstop for phrasings no rule names: it speaks only when no
-    /// injection rule did, so a named rule (which says what it saw) is not repeated by a vaguer
-    /// finding over the same text.
+    /// The backstops for what no rule names: disguised spellings of known phrases (read
+    /// through the skeleton), then the learned scorer. They speak only when no injection rule
+    /// did, so a named rule (which says what it saw) is not repeated by a vaguer finding.
     fn add_learned(&self, text: &str, findings: &mut Vec<Finding>) {
         if findings.iter().any(|f| f.kind() == Kind::Injection) {
+            return;
+        }
+        if let Some(f) = crate::obfuscated::obfuscated_phrase(text) {
+            findings.push(f);
             return;
         }
         findings.extend(self.inner.scorer.and_then(|s| s.finding(text)));

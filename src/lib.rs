@@ -116,6 +116,7 @@ mod finding;
 mod hidden_text;
 mod limit;
 mod normalize;
+mod obfuscated;
 mod rules;
 mod scorer;
 mod screen;

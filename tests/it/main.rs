@@ -3,6 +3,7 @@
 
 mod cli;
 mod credentials;
+mod detection_sets;
 mod draft_checks;
 mod fence;
 mod hostile;
