@@ -19,6 +19,10 @@ pub(crate) const BUILTIN_RULE_FILES: &[(&str, &str)] = &[
     ),
     ("rules/draft.toml", include_str!("../../rules/draft.toml")),
     (
+        "rules/draft-phrasings.toml",
+        include_str!("../../rules/draft-phrasings.toml"),
+    ),
+    (
         "rules/injection-multilingual.toml",
         include_str!("../../rules/injection-multilingual.toml"),
     ),

@@ -34,6 +34,64 @@ const MIN_DIGITS: usize = 8;
 /// Reports every long number in `view`; the note gives the digit count and the Luhn verdict.
 pub(crate) fn run(view: &str, emit: &mut Emit<'_>) {
     scan(view, true, emit);
+    scan_punctuated(view.as_bytes(), emit);
+}
+
+/// Phone and card numbers written with dots, slashes or underscores between the groups
+/// (`555.867.5309`, `4111/1111/1111/1111`, `555_867_5309`): one separator used throughout, at
+/// least three groups, every group after the first of three digits or more, ten digits or
+/// more in all. That leaves out dates (`01/05/2024`: two-digit groups), versions, IPv4
+/// addresses (four groups of at most three digits) and thousands (`12.500.000`: every later
+/// group exactly three digits).
+fn scan_punctuated(b: &[u8], emit: &mut Emit<'_>) {
+    let mut i = 0;
+    while let Some(d) = next_dense_digit(b, i) {
+        match punctuated_at(b, d) {
+            Some((span, digits)) => {
+                let note = if (13..=19).contains(&digits) && luhn(&b[span.clone()]) {
+                    format!("{digits} digits, passes the Luhn check: looks like a card number")
+                } else {
+                    format!("{digits} digits")
+                };
+                i = span.end;
+                emit(span, Some(note));
+            }
+            None => i = digits_end(b, d).max(d + 1),
+        }
+    }
+}
+
+/// The punctuated number starting at digit `d0`, with its digit count.
+fn punctuated_at(b: &[u8], d0: usize) -> Option<(Range<usize>, usize)> {
+    if d0 > 0
+        && (b[d0 - 1].is_ascii_alphanumeric()
+            || matches!(b[d0 - 1], b'.' | b'/' | b'_' | b'-' | b','))
+    {
+        return None;
+    }
+    let first_end = digits_end(b, d0);
+    let sep = *b.get(first_end)?;
+    if !matches!(sep, b'.' | b'/' | b'_') {
+        return None;
+    }
+    let mut groups = vec![first_end - d0];
+    let mut i = first_end;
+    while b.get(i) == Some(&sep) && digit(b, i + 1) {
+        let end = digits_end(b, i + 1);
+        groups.push(end - i - 1);
+        i = end;
+    }
+    if b.get(i)
+        .is_some_and(|c| c.is_ascii_alphanumeric() || *c == sep)
+    {
+        return None;
+    }
+    let digits: usize = groups.iter().sum();
+    let later = &groups[1..];
+    let ipv4 = groups.len() == 4 && groups.iter().all(|&g| g <= 3);
+    let thousands = sep != b'/' && later.iter().all(|&g| g == 3);
+    (groups.len() >= 3 && later.iter().all(|&g| g >= 3) && digits >= 10 && !ipv4 && !thousands)
+        .then_some((d0..i, digits))
 }
 
 /// The bytes from a long number's first digit that hold its first [`MIN_DIGITS`] digits, at
@@ -575,6 +633,31 @@ mod tests {
         for pad in 0..70 {
             let text = format!("{}12345678 x", "a ".repeat(pad));
             assert_eq!(spans(&text), vec!["12345678"], "{pad}");
+        }
+    }
+
+    #[test]
+    fn dotted_slashed_and_underscored_numbers_are_found() {
+        for (text, want) in [
+            ("Call 555.867.5309 today", "555.867.5309"),
+            ("Call +1 555/867/5309.", "555/867/5309"),
+            ("Call 555_867_5309.", "555_867_5309"),
+            ("Card 4111.1111.1111.1111 is on file", "4111.1111.1111.1111"),
+            ("Card 4111/1111/1111/1111.", "4111/1111/1111/1111"),
+        ] {
+            let got = found(text);
+            assert_eq!(got.len(), 1, "{text}: {got:?}");
+            assert_eq!(got[0].0, want);
+        }
+        assert!(found("Card 4111_1111_1111_1111.")[0].1.contains("Luhn"));
+        for clean in [
+            "on 01/05/2024 at 10.15.7",
+            "ip 192.168.100.200 is ours",
+            "a budget of 12.500.000 euros",
+            "version 2024.11.05",
+            "see docs/v1/2023/guide",
+        ] {
+            assert!(found(clean).is_empty(), "{clean}: {:?}", found(clean));
         }
     }
 
