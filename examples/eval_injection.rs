@@ -18,6 +18,7 @@
 //! learned scorer's training script puts in that half (a hash of the text), so figures for a
 //! trained model are taken on text it never saw. Malformed lines are reported on stderr with
 //! their file and line number (and counted in the output); they make the exit status 1.
+//! `--no-learned` turns the learned scorer off, to see what the rules alone find.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{self, Write};
@@ -50,6 +51,8 @@ struct Options {
     show_false_positives: bool,
     /// Keep only the rows of this half of the scorer's split.
     half: Option<palisade::Half>,
+    /// Rules only: the learned scorer off.
+    no_learned: bool,
 }
 
 #[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
@@ -113,7 +116,7 @@ fn usage() -> ExitCode {
     let _ = writeln!(
         err,
         "usage: cargo run --release --example eval_injection -- <corpus folder> [--by source|lang] \
-         [--rules FILE]... [--show-misses LANG|all] [--show-false-positives] [--half train|held-out]\n\
+         [--rules FILE]... [--show-misses LANG|all] [--show-false-positives] [--half train|held-out] [--no-learned]\n\
          the folder holds *.jsonl files of {{\"source\", \"text\", \"label\": \"injection\"|\"benign\"}} rows, \
          e.g. ../shared/corpora/injection"
     );
@@ -149,6 +152,7 @@ fn main() -> ExitCode {
                 None => return usage(),
             },
             "--show-false-positives" => opts.show_false_positives = true,
+            "--no-learned" => opts.no_learned = true,
             "--half" => match args.next().as_deref() {
                 Some("train") => opts.half = Some(palisade::Half::Train),
                 Some("held-out") => opts.half = Some(palisade::Half::HeldOut),
@@ -192,6 +196,9 @@ fn run(dir: &Path, opts: &Options) -> io::Result<ExitCode> {
     let mut builder = Detector::builder();
     for f in &opts.rules {
         builder = builder.rules_file(f);
+    }
+    if opts.no_learned {
+        builder = builder.without_learned_scorer();
     }
     let detector = builder
         .build()
