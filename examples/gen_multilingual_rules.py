@@ -48,7 +48,7 @@ L['es'] = dict(
   role=['administrador','supervisor','desarrollador','superusuario','root','admin'],
   perm=['permisos','privilegios','acceso total','sin restricciones','todos los derechos'],
   dev=['modo desarrollador','modo de desarrollador','modo dios','modo administrador','modo sin restricciones','modo depuración'],
-  enable=['activa','habilita','entra en','enciende'],
+  enable=['activa','habilita','enciende'],
   sysword=['SISTEMA'],
 )
 L['fr'] = dict(
@@ -64,7 +64,7 @@ L['fr'] = dict(
   role=['administrateur','superviseur','développeur','super-utilisateur','root','admin'],
   perm=['droits','permissions','privilèges','accès total','sans restrictions','sans limites'],
   dev=['mode développeur','mode développement','mode dieu','mode administrateur','mode sans restrictions','mode débogage'],
-  enable=['active','activez','passe en','passez en','entre en'],
+  enable=['activez','active le','active la','passe en','passez en'],
   sysword=['SYSTÈME','SYSTEME'],
 )
 L['de'] = dict(
@@ -74,13 +74,13 @@ L['de'] = dict(
   post=['von oben','oben','die du bekommen hast','die dir gegeben wurden'],
   sys=['systemprompt','system-prompt','systemanweisung','systemanweisungen','systemnachricht','system prompt'],
   newi=['deine neuen anweisungen','neue anweisungen für dich','neue anweisungen für die ki','neuer systemprompt','neue systemanweisungen'],
-  reveal=['zeig','zeige','zeigen sie','verrate','wiederhole','wiederholen sie','gib','nenne','schreib','drucke'],
+  reveal=['zeig','zeige','zeigen sie','verrate','wiederhole','wiederholen sie','nenne'],
   hidden=['versteckten anweisungen','geheimen anweisungen','internen anweisungen','deine anweisungen','versteckte anweisungen'],
-  act=['handle als','verhalte dich wie','tu so als wärst du','agiere als','spiele einen','spiel einen'],
+  act=['verhalte dich wie','tu so als wärst du','agiere als','spiele einen','spiel einen'],
   role=['administrator','admin','supervisor','entwickler','superuser','root'],
   perm=['rechten','rechte','berechtigungen','vollzugriff','ohne einschränkungen','privilegien'],
   dev=['entwicklermodus','entwickler-modus','gottmodus','adminmodus','administratormodus','debugmodus'],
-  enable=['aktiviere','aktivieren sie','schalte','wechsle in den','starte den'],
+  enable=['aktiviere','aktivieren sie','wechsle in den'],
   sysword=['SYSTEM'],
 )
 L['pt'] = dict(
@@ -92,11 +92,11 @@ L['pt'] = dict(
   newi=['suas novas instruções','tuas novas instruções','novas instruções para você','novas instruções para a ia','novo prompt do sistema'],
   reveal=['mostre','mostre-me','mostra','revele','revela','repita','repete','imprima','diga','escreva'],
   hidden=['instruções ocultas','instruções secretas','instruções internas','suas instruções'],
-  act=['aja como','age como','atue como','comporte-se como','finja ser'],
+  act=['aja como','atue como','comporte-se como','finja ser'],
   role=['administrador','supervisor','desenvolvedor','superusuário','root','admin'],
   perm=['permissões','privilégios','acesso total','sem restrições','todos os direitos'],
   dev=['modo desenvolvedor','modo de desenvolvedor','modo deus','modo administrador','modo sem restrições','modo depuração'],
-  enable=['ative','ativa','habilite','entre no','ligue o'],
+  enable=['ative','ativa','habilite'],
   sysword=['SISTEMA'],
 )
 L['it'] = dict(
@@ -112,7 +112,7 @@ L['it'] = dict(
   role=['amministratore','supervisore','sviluppatore','superutente','root','admin'],
   perm=['permessi','privilegi','accesso completo','senza restrizioni','tutti i diritti'],
   dev=['modalità sviluppatore','modalità sviluppo','modalità dio','modalità amministratore','modalità senza restrizioni','modalità debug'],
-  enable=['attiva','abilita','entra in','passa alla'],
+  enable=['attiva','abilita','passa alla'],
   sysword=['SISTEMA'],
 )
 L['nl'] = dict(
@@ -122,13 +122,13 @@ L['nl'] = dict(
   post=['hierboven','van hierboven','die je hebt gekregen'],
   sys=['systeemprompt','systeem-prompt','systeeminstructies','systeembericht'],
   newi=['je nieuwe instructies','jouw nieuwe instructies','nieuwe instructies voor jou','nieuwe instructies voor de ai','nieuwe systeemprompt'],
-  reveal=['toon','laat','herhaal','geef','print','schrijf','vertel'],
+  reveal=['toon','herhaal','geef','vertel'],
   hidden=['verborgen instructies','geheime instructies','interne instructies','je instructies'],
   act=['gedraag je als','doe alsof je','speel de rol van','handel als','treed op als'],
   role=['beheerder','administrator','supervisor','ontwikkelaar','superuser','root','admin'],
   perm=['rechten','machtigingen','bevoegdheden','volledige toegang','zonder beperkingen'],
   dev=['ontwikkelaarsmodus','ontwikkelaarmodus','godmodus','beheerdersmodus','debugmodus'],
-  enable=['schakel','activeer','zet','ga naar'],
+  enable=['schakel','activeer'],
   sysword=['SYSTEEM'],
 )
 L['pl'] = dict(
@@ -155,11 +155,11 @@ L['tr'] = dict(
   post=[],
   sys=['sistem istemi','sistem istemini','sistem talimatları','sistem talimatlarını','sistem mesajı','sistem komutları'],
   newi=['yeni talimatların','senin için yeni talimatlar','yapay zeka için yeni talimatlar','yeni sistem istemi'],
-  reveal=['göster','açıkla','tekrarla','yazdır','söyle','yaz'],
+  reveal=['göster','açıkla','tekrarla','yazdır','söyle'],
   hidden=['gizli talimatlarını','gizli talimatları','gizli talimatlar','iç talimatlarını','talimatlarını'],
   act=[], role=[], perm=[],
   dev=['geliştirici modunu','geliştirici modu','tanrı modunu','yönetici modunu','hata ayıklama modunu'],
-  enable=['etkinleştir','aç','aktifleştir','gir'],
+  enable=['etkinleştir','aktifleştir'],
   sysword=['SİSTEM','SISTEM'],
 )
 L['ru'] = dict(
@@ -192,6 +192,13 @@ def latin_rule(lang, d, name):
 OBEY = {'es': ['obedece\\s+(?:solo|solamente|únicamente)\\s+(?:a\\s+mí|mis\\s+órdenes|mis\\s+instrucciones)', '(?:solo|solamente)\\s+obedece(?:s)?\\s+(?:a\\s+mí|mis\\s+órdenes)'], 'fr': ["n'obéis\\s+qu'à\\s+moi", 'obéis\\s+(?:uniquement|seulement)\\s+à\\s+moi', "n'obéissez\\s+qu'à\\s+moi"], 'de': ['gehorch(?:e|st|en\\s+sie)\\s+(?:du\\s+)?nur\\s+(?:noch\\s+)?mir', 'nur\\s+(?:noch\\s+)?mir\\s+gehorchen'], 'pt': ['obedeça\\s+(?:apenas|somente|só)\\s+a\\s+mim', 'obedece\\s+(?:apenas|somente|só)\\s+a\\s+mim'], 'it': ['obbedisci\\s+(?:solo|soltanto|solamente)\\s+a\\s+me', 'ubbidisci\\s+(?:solo|soltanto)\\s+a\\s+me'], 'nl': ['gehoorzaam\\s+(?:je\\s+)?(?:alleen|enkel|uitsluitend)\\s+(?:aan\\s+)?mij'], 'pl': ['słuchasz\\s+tylko\\s+(?:mnie|moich\\s+poleceń)', 'słuchaj\\s+tylko\\s+(?:mnie|moich\\s+poleceń)', 'wykonuj\\s+tylko\\s+moje\\s+polecenia'], 'tr': ['(?:sadece|yalnızca|yalnız)\\s+bana\\s+itaat\\s+et', '(?:sadece|yalnızca)\\s+benim\\s+emirlerime\\s+uy'], 'ru': ['(?:П|п)одчиняйся\\s+только\\s+мне', '(?:С|с)лушайся\\s+только\\s+меня', '(?:В|в)ыполняй\\s+только\\s+мои\\s+(?:команды|приказы)']}
 NEWH = {'es': 'nuevas\\s+instrucciones', 'fr': 'nouvelles\\s+instructions', 'de': 'neue\\s+anweisungen', 'pt': 'novas\\s+instruções', 'it': 'nuove\\s+istruzioni', 'nl': 'nieuwe\\s+instructies', 'pl': 'nowe\\s+instrukcje', 'tr': 'yeni\\s+talimatlar', 'ru': '(?:Н|н)овые\\s+инструкции'}
 
+# Forms whose verb alone is a common English word ("handle", "laat" is not, "print" is): they
+# start from a rarer word so the prefilter does not stop at every English "handle".
+EXTRA = {
+    'de': [r'\bals\s+(?:administrator|admin|entwickler|supervisor|superuser|root)\s+mit\s+(?:allen|vollen|uneingeschränkten)\s+(?:rechten|berechtigungen|privilegien)'],
+    'nl': [r'\blaat\s+(?:me|mij)\s+(?:je|jouw|uw)\s+(?:verborgen|geheime|interne)\s+(?:instructies|systeemprompt|regels)'],
+}
+
 def build(lang, d):
     alts = []
     if d['v']:
@@ -209,6 +216,7 @@ def build(lang, d):
     alts.append(r'\b' + g(d['enable']) + r'\s+(?:\S+\s+){0,1}?' + g(d['dev']) + r'(?:\s+\S+)?\s*(?:,|\by\b|\bet\b|\bund\b|\be\b|\ben\b|\bi\b|\bve\b|\s(?:и|а)\s)')
     alts.append(r'(?:^|\n|[.!?]\s)[^\w\n]{0,4}(?-i:' + alt(d['sysword']) + r')\s*:\s*\S')
     alts.append(alt(OBEY[lang]))
+    alts.extend(EXTRA.get(lang, []))
     # like the English header rule: "New instructions:" opening a line or sentence
     alts.append(r'(?:^|\n|[.!?;]\s)[^\w\n]{0,4}' + NEWH[lang] + r'\s*:')
     return alts

@@ -30,14 +30,30 @@ pub(crate) fn run(view: &str, limit: usize, tally: Option<&WordTally>, emit: &mu
     };
     // Words joined by something that is not a blank (`one·two·three`, braille blanks,
     // `one_two_three`) are one token to the count above but several words to a reader. Only a
-    // view with an underscore or a non-ASCII character can hold such joins unseen, so plain
-    // ASCII prose pays for one `is_ascii` and one `memchr`.
-    if count <= limit && (!view.is_ascii() || memchr::memchr(b'_', view.as_bytes()).is_some()) {
+    // view holding one of those joiners is counted again, so prose pays for a few vectorised
+    // searches.
+    if count <= limit && has_joiner(view.as_bytes()) {
         count = count.max(count_letter_runs(view));
     }
     if count > limit {
         emit(0..view.len(), Some(note(count, limit)));
     }
+}
+
+/// Characters that join words without a blank: underscore, middle dot, bullet, hyphenation
+/// point, dot operator, katakana middle dot, braille blank, and the other blank-looking
+/// characters that are not whitespace to the view (Hangul filler, figure-like dots).
+const JOINERS: &[&str] = &[
+    "\u{b7}", "\u{2022}", "\u{2027}", "\u{2219}", "\u{22c5}", "\u{30fb}", "\u{2800}", "\u{3164}",
+    "\u{2024}", "\u{2e31}",
+];
+
+fn has_joiner(view: &[u8]) -> bool {
+    memchr::memchr(b'_', view).is_some()
+        || (!view.is_ascii()
+            && JOINERS
+                .iter()
+                .any(|j| memchr::memmem::find(view, j.as_bytes()).is_some()))
 }
 
 /// Words as a reader sees them: runs of letters and digits (any script), separated by any run
@@ -334,7 +350,7 @@ mod tests {
     /// What `run` counts: the blank-split count, or the letter-run count when the text can hold
     /// words joined by something other than a blank and the blank count is within the limit.
     fn reader_count(text: &str, blank_count: usize, limit: usize) -> usize {
-        if blank_count <= limit && (!text.is_ascii() || text.contains('_')) {
+        if blank_count <= limit && has_joiner(text.as_bytes()) {
             blank_count.max(count_letter_runs(text))
         } else {
             blank_count
