@@ -34,33 +34,14 @@ const MIN_DIGITS: usize = 8;
 /// Reports every long number in `view`; the note gives the digit count and the Luhn verdict.
 pub(crate) fn run(view: &str, emit: &mut Emit<'_>) {
     scan(view, true, emit);
-    scan_punctuated(view.as_bytes(), emit);
 }
 
-/// Phone and card numbers written with dots, slashes or underscores between the groups
+/// [`scan`] also reports phone and card numbers written with dots, slashes or underscores between the groups
 /// (`555.867.5309`, `4111/1111/1111/1111`, `555_867_5309`): one separator used throughout, at
 /// least three groups, every group after the first of three digits or more, ten digits or
 /// more in all. That leaves out dates (`01/05/2024`: two-digit groups), versions, IPv4
 /// addresses (four groups of at most three digits) and thousands (`12.500.000`: every later
 /// group exactly three digits).
-fn scan_punctuated(b: &[u8], emit: &mut Emit<'_>) {
-    let mut i = 0;
-    while let Some(d) = next_dense_digit(b, i) {
-        match punctuated_at(b, d) {
-            Some((span, digits)) => {
-                let note = if (13..=19).contains(&digits) && luhn(&b[span.clone()]) {
-                    format!("{digits} digits, passes the Luhn check: looks like a card number")
-                } else {
-                    format!("{digits} digits")
-                };
-                i = span.end;
-                emit(span, Some(note));
-            }
-            None => i = digits_end(b, d).max(d + 1),
-        }
-    }
-}
-
 /// The punctuated number starting at digit `d0`, with its digit count.
 fn punctuated_at(b: &[u8], d0: usize) -> Option<(Range<usize>, usize)> {
     if d0 > 0
@@ -116,6 +97,20 @@ fn scan(view: &str, skip_sparse: bool, emit: &mut Emit<'_>) {
     while let Some(d) = next(i) {
         let run = parse_run(b, d);
         i = run.resume.max(d + 1);
+        if run.finding.is_none()
+            && let Some((span, digits)) = (d..i.min(b.len()))
+                .filter(|&k| b[k].is_ascii_digit() && (k == d || !b[k - 1].is_ascii_digit()))
+                .find_map(|k| punctuated_at(b, k))
+        {
+            let note = if (13..=19).contains(&digits) && luhn(&b[span.clone()]) {
+                format!("{digits} digits, passes the Luhn check: looks like a card number")
+            } else {
+                format!("{digits} digits")
+            };
+            i = i.max(span.end);
+            emit(span, Some(note));
+            continue;
+        }
         if let Some((span, digits, shape)) = run.finding {
             let note = match shape {
                 Shape::Card if (13..=19).contains(&digits) && luhn(&b[span.clone()]) => {
