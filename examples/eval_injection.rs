@@ -2,14 +2,23 @@
 //!
 //! ```text
 //! cargo run --release --example eval_injection -- ../shared/corpora/injection
+//! cargo run --release --example eval_injection -- ../shared/corpora/injection/multilingual --by lang
+//! cargo run --release --example eval_injection -- tests/fixtures/injection --by lang
+//! cargo run --release --example eval_injection -- DIR --show-misses fr --show-false-positives
 //! ```
 //!
 //! Every `*.jsonl` file in the folder holds one object per line:
-//! `{"source": "...", "text": "...", "label": "injection" | "benign"}`. Each text goes through
-//! `Detector::new().scan`; a row counts as flagged when the scan returns any finding. The
-//! command prints two markdown tables: recall and false-positive rate per file and `source`,
-//! and how many rows each rule fired on. Malformed lines are reported on stderr with their
-//! file and line number (and counted in the output); they make the exit status 1.
+//! `{"source": "...", "text": "...", "label": "injection" | "benign", "lang": "..."}` (`lang`
+//! optional). Each text goes through `Detector::new().scan`; a row counts as flagged when the
+//! scan returns any finding. The command prints two markdown tables: recall and false-positive
+//! rate per file and `source` (or per file and `lang` with `--by lang`), and how many rows each
+//! rule fired on. `--rules FILE` adds a rule file to the embedded ones; `--show-misses LANG|all`
+//! and `--show-false-positives` print the texts of missed and wrongly flagged rows on stderr
+//! (debugging aids: they print corpus text). `--half train|held-out` keeps only the rows the
+//! learned scorer's training script puts in that half (a hash of the text), so figures for a
+//! trained model are taken on text it never saw. Malformed lines are reported on stderr with
+//! their file and line number (and counted in the output); they make the exit status 1.
+//! `--no-learned` turns the learned scorer off, to see what the rules alone find.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{self, Write};
@@ -25,6 +34,25 @@ struct Row {
     source: String,
     text: String,
     label: Label,
+    #[serde(default)]
+    lang: Option<String>,
+}
+
+/// Command-line options.
+#[derive(Default)]
+struct Options {
+    /// Group rows by `lang` instead of `source`.
+    by_lang: bool,
+    /// Extra rule files.
+    rules: Vec<PathBuf>,
+    /// Print missed injection rows of this language (`all` for every row).
+    show_misses: Option<String>,
+    /// Print flagged benign rows.
+    show_false_positives: bool,
+    /// Keep only the rows of this half of the scorer's split.
+    half: Option<palisade::Half>,
+    /// Rules only: the learned scorer off.
+    no_learned: bool,
 }
 
 #[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
@@ -87,7 +115,8 @@ fn usage() -> ExitCode {
     let mut err = io::stderr().lock();
     let _ = writeln!(
         err,
-        "usage: cargo run --release --example eval_injection -- <corpus folder>\n\
+        "usage: cargo run --release --example eval_injection -- <corpus folder> [--by source|lang] \
+         [--rules FILE]... [--show-misses LANG|all] [--show-false-positives] [--half train|held-out] [--no-learned]\n\
          the folder holds *.jsonl files of {{\"source\", \"text\", \"label\": \"injection\"|\"benign\"}} rows, \
          e.g. ../shared/corpora/injection"
     );
@@ -104,15 +133,39 @@ fn jsonl_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
 }
 
 fn main() -> ExitCode {
-    let mut args = std::env::args_os().skip(1);
-    let (Some(dir), None) = (args.next(), args.next()) else {
+    let mut args = std::env::args().skip(1);
+    let mut dir = None;
+    let mut opts = Options::default();
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--by" => match args.next().as_deref() {
+                Some("lang") => opts.by_lang = true,
+                Some("source") => opts.by_lang = false,
+                _ => return usage(),
+            },
+            "--rules" => match args.next() {
+                Some(f) => opts.rules.push(PathBuf::from(f)),
+                None => return usage(),
+            },
+            "--show-misses" => match args.next() {
+                Some(l) => opts.show_misses = Some(l),
+                None => return usage(),
+            },
+            "--show-false-positives" => opts.show_false_positives = true,
+            "--no-learned" => opts.no_learned = true,
+            "--half" => match args.next().as_deref() {
+                Some("train") => opts.half = Some(palisade::Half::Train),
+                Some("held-out") => opts.half = Some(palisade::Half::HeldOut),
+                _ => return usage(),
+            },
+            _ if dir.is_none() && !a.starts_with("--") => dir = Some(PathBuf::from(a)),
+            _ => return usage(),
+        }
+    }
+    let Some(dir) = dir else {
         return usage();
     };
-    let dir = PathBuf::from(dir);
-    if dir.to_str().is_some_and(|s| s == "-h" || s == "--help") {
-        return usage();
-    }
-    match run(&dir) {
+    match run(&dir, &opts) {
         Ok(code) => code,
         Err(e) => {
             let _ = writeln!(
@@ -125,7 +178,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(dir: &Path) -> io::Result<ExitCode> {
+fn run(dir: &Path, opts: &Options) -> io::Result<ExitCode> {
     if !dir.is_dir() {
         return Err(io::Error::new(
             io::ErrorKind::NotFound,
@@ -140,7 +193,16 @@ fn run(dir: &Path) -> io::Result<ExitCode> {
         ));
     }
 
-    let detector = Detector::new();
+    let mut builder = Detector::builder();
+    for f in &opts.rules {
+        builder = builder.rules_file(f);
+    }
+    if opts.no_learned {
+        builder = builder.without_learned_scorer();
+    }
+    let detector = builder
+        .build()
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?;
     let mut err = io::stderr().lock();
     // (file name, source) -> counts, in file order then source order.
     let mut groups: BTreeMap<(String, String), Tally> = BTreeMap::new();
@@ -174,9 +236,35 @@ fn run(dir: &Path) -> io::Result<ExitCode> {
                     continue;
                 }
             };
+            if opts
+                .half
+                .is_some_and(|h| palisade::Half::of(&row.text) != h)
+            {
+                continue;
+            }
             let flagged = !findings.is_empty();
+            let lang = row.lang.as_deref().unwrap_or("-");
+            let show_miss = opts
+                .show_misses
+                .as_deref()
+                .is_some_and(|l| l == "all" || l == lang);
+            match row.label {
+                Label::Injection if !flagged && show_miss => {
+                    writeln!(err, "MISS {name} {lang}: {:?}", row.text)?;
+                }
+                Label::Benign if flagged && opts.show_false_positives => {
+                    let fired: Vec<&str> = findings.iter().map(|f| f.rule()).collect();
+                    writeln!(err, "FP {name} {lang} {fired:?}: {:?}", row.text)?;
+                }
+                _ => {}
+            }
+            let group = if opts.by_lang {
+                lang.to_owned()
+            } else {
+                row.source
+            };
             groups
-                .entry((name.clone(), row.source))
+                .entry((name.clone(), group))
                 .or_default()
                 .add(row.label, flagged);
             per_file
@@ -198,7 +286,8 @@ fn run(dir: &Path) -> io::Result<ExitCode> {
     writeln!(out, "Corpus: {}\n", dir.display())?;
     writeln!(
         out,
-        "| file | source | rows | injection | flagged | recall | benign | benign flagged | false-positive rate |"
+        "| file | {} | rows | injection | flagged | recall | benign | benign flagged | false-positive rate |",
+        if opts.by_lang { "lang" } else { "source" }
     )?;
     writeln!(out, "|---|---|---:|---:|---:|---:|---:|---:|---:|")?;
     let mut total = Tally::default();
@@ -208,7 +297,7 @@ fn run(dir: &Path) -> io::Result<ExitCode> {
             write_row(&mut out, file, source, t)?;
         }
         if sources.len() > 1 {
-            write_row(&mut out, file, "**all sources**", file_tally)?;
+            write_row(&mut out, file, "**all**", file_tally)?;
         }
         total.merge(file_tally);
     }

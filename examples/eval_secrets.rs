@@ -6,6 +6,7 @@
 //! cargo run --release --example eval_secrets -- ../shared/corpora/secrets --show-misses github
 //! cargo run --release --example eval_secrets -- ../shared/corpora/secrets --show-misses all
 //! cargo run --release --example eval_secrets -- ../shared/corpora/secrets --show-clean-hits
+//! cargo run --release --example eval_secrets -- ../shared/corpora/secrets --rules my.toml
 //! ```
 //!
 //! `--show-misses FAMILY` prints the text of missed `secret` rows of that upstream family (`all`
@@ -34,10 +35,12 @@ struct Options {
     show_misses: Option<String>,
     /// Print the clean rows flagged by a rule claiming the row's family.
     show_clean_hits: bool,
+    /// Extra rule files added to the embedded ones (to try a rule before embedding it).
+    rules: Vec<PathBuf>,
 }
 
 fn main() -> ExitCode {
-    let usage = "usage: eval_secrets DIR [--show-misses FAMILY|all|covered] [--show-clean-hits]";
+    let usage = "usage: eval_secrets DIR [--show-misses FAMILY|all|covered] [--show-clean-hits] [--rules FILE]...";
     let mut args = std::env::args().skip(1);
     let mut dir = None;
     let mut opts = Options::default();
@@ -51,6 +54,13 @@ fn main() -> ExitCode {
                 }
             },
             "--show-clean-hits" => opts.show_clean_hits = true,
+            "--rules" => match args.next() {
+                Some(f) => opts.rules.push(PathBuf::from(f)),
+                None => {
+                    eprintln!("{usage}");
+                    return ExitCode::from(2);
+                }
+            },
             _ if dir.is_none() && !a.starts_with("--") => dir = Some(PathBuf::from(a)),
             _ => {
                 eprintln!("{usage}");
@@ -256,7 +266,11 @@ fn claims(our_rule: &str, family: &str) -> bool {
 }
 
 fn run(dir: &Path, opts: &Options) -> Result<(), String> {
-    let screener = Screener::new();
+    let mut builder = Screener::builder();
+    for f in &opts.rules {
+        builder = builder.rules_file(f);
+    }
+    let screener = builder.build().map_err(|e| e.to_string())?;
     let ctx = Context::without_ticket();
     let our_rules: Vec<String> = screener
         .rules()

@@ -140,12 +140,16 @@ mod detect;
 mod error;
 mod fence;
 mod finding;
+mod hidden_text;
 mod html;
 mod limit;
 mod normalize;
+mod obfuscated;
 mod policy;
 mod rules;
+mod scorer;
 mod screen;
+mod skeleton;
 
 pub use decode::{DecodedRun, Encoding, decode_runs};
 pub use detect::{Detector, DetectorBuilder};
@@ -157,6 +161,7 @@ pub use limit::DEFAULT_MAX_INPUT_BYTES;
 pub use normalize::Normalized;
 pub use policy::{Level, Policy};
 pub use rules::{Builder, ExampleProblem, PrefilterKind, RuleInfo, Status};
+pub use scorer::{Half, InjectionScorer, LEARNED_RULE_ID, WINDOW_CHARS};
 pub use screen::context_defaults::DEFAULT_MAX_WORDS;
 pub use screen::{Context, IdPattern, Report, Screener, ScreenerBuilder};
 

@@ -10,9 +10,9 @@ mod report;
 use std::sync::{Arc, LazyLock};
 
 use crate::decode::{decode_runs_known, first_long_run};
-use crate::detect::hidden_text_findings;
 use crate::error::Result;
 use crate::finding::{Finding, Kind, Severity};
+use crate::hidden_text::hidden_text_findings;
 use crate::limit::InputLimit;
 use crate::normalize::Normalized;
 use crate::rules::{Builder, Profile, RuleInfo, RuleSet, tidy};
@@ -238,8 +238,11 @@ impl Default for Builder<Screener> {
                 "rules/credentials.toml",
                 "rules/draft.toml",
                 "rules/draft-words.toml",
+                "rules/draft-phrasings.toml",
                 "rules/injection.toml",
+                "rules/injection-multilingual.toml",
             ],
+            code_rules: &[],
             checks: checks::registry,
             keeps: |_| true,
             example_context: Some(Arc::new(Context::example())),

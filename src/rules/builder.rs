@@ -30,6 +30,9 @@ enum Source {
 pub(crate) struct Profile {
     /// Names of the embedded files loaded (`rules/draft.toml`, ...).
     pub(crate) builtin_files: &'static [&'static str],
+    /// Ids of findings the client makes in code rather than from a rule file: `disable` may
+    /// name them, and the client asks [`Builder::is_disabled`].
+    pub(crate) code_rules: &'static [&'static str],
     /// The checks rules may name, made with the word lists loaded (`[[words]]`).
     pub(crate) checks: fn(&Vocabulary) -> Checks,
     /// Rules of other kinds are dropped when a file is read, before they are compiled.
@@ -258,6 +261,11 @@ impl<T> Builder<T> {
         out
     }
 
+    /// Whether `disable` named `id` (for the client's findings made in code).
+    pub(crate) fn is_disabled(&self, id: &str) -> bool {
+        self.disabled.iter().any(|d| d == id)
+    }
+
     pub(crate) fn input_limit(&self) -> InputLimit {
         InputLimit {
             max_bytes: self.max_input_bytes.unwrap_or(DEFAULT_MAX_INPUT_BYTES),
@@ -412,7 +420,7 @@ impl<T> Builder<T> {
         for id in &self.disabled {
             let before = all.len();
             all.retain(|r| &r.info.id != id);
-            if all.len() == before {
+            if all.len() == before && !self.profile.code_rules.contains(&id.as_str()) {
                 problems.push(Error::UnknownRule {
                     rule: id.clone(),
                     setting: "disable",

@@ -24,6 +24,14 @@ pub(crate) const BUILTIN_RULE_FILES: &[(&str, &str)] = &[
         include_str!("../../rules/draft-words.toml"),
     ),
     (
+        "rules/draft-phrasings.toml",
+        include_str!("../../rules/draft-phrasings.toml"),
+    ),
+    (
+        "rules/injection-multilingual.toml",
+        include_str!("../../rules/injection-multilingual.toml"),
+    ),
+    (
         "rules/credentials.toml",
         include_str!("../../rules/credentials.toml"),
     ),

@@ -35,7 +35,6 @@ static PLACEHOLDER_MARKERS: std::sync::LazyLock<aho_corasick::AhoCorasick> =
             "your-",
             "yourkey",
             "placeholder",
-            "changeme",
             "dummy",
             "sample",
             "insert",
@@ -101,6 +100,8 @@ pub(crate) fn is_placeholder(value: &[u8]) -> bool {
 /// (`https://user:password@host`, `password = None`), compared after undoing `$`/`@` letter
 /// swaps. Only exact matches: a value that merely contains one is not dropped.
 const STOCK_VALUES: &[&str] = &[
+    // Only the bare word: `Changeme2024!` is a weak password in use, not a fill-in.
+    "changeme",
     "password",
     "passwd",
     "pass",

@@ -57,27 +57,30 @@ const LAYERS: &[(&str, u8)] = &[
     // The one view of a text, and encoded runs in it.
     ("normalize", 2),
     ("decode", 2),
+    // Readings of the view: hidden text, and the reading skeleton every detector shares.
+    ("hidden_text", 3),
+    ("skeleton", 3),
     // The rule engine: knows no check, no screener, no detector.
-    ("rules", 3),
-    // Clients of the engine.
-    ("fence", 4),
-    ("detect", 5),
-    ("screen", 5),
+    ("rules", 4),
+    // Clients of the engine, and the detector's backstops.
+    ("fence", 5),
+    ("obfuscated", 5),
+    ("scorer", 5),
+    ("detect", 6),
+    ("screen", 6),
     // Built on the clients: review pages, a deployment's policy, the tool-call gate.
-    ("html", 6),
-    ("policy", 6),
+    ("html", 7),
+    ("policy", 7),
+    ("gate", 7),
     // The facade and the binary.
-    ("lib", 7),
-    ("main", 8),
-    ("cli", 8),
+    ("lib", 8),
+    ("main", 9),
+    ("cli", 9),
+    ("gate_cli", 9),
 ];
 
 /// Imports that point the wrong way today, each to be removed by the change named beside it.
-const PENDING: &[(&str, &str)] = &[
-    // `hidden_text_findings` moves from detect into the normalize layer (the fence's branch).
-    ("fence", "detect"),
-    ("screen", "detect"),
-];
+const PENDING: &[(&str, &str)] = &[];
 
 /// Every `crate::` path in code outside `#[cfg(test)]` items points down the layer table.
 #[test]
@@ -343,6 +346,10 @@ fn no_source_file_is_over_900_lines_before_its_tests() {
             continue;
         }
         let source = std::fs::read_to_string(file).unwrap();
+        // A generated table is read by its generator, not by hand.
+        if source.starts_with("// @generated") {
+            continue;
+        }
         let lines: Vec<&str> = source.lines().collect();
         let code = (0..lines.len())
             .find(|&i| {

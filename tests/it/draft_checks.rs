@@ -300,7 +300,11 @@ fn email_addresses_are_found_unless_allowed() {
             ),
             ("Reach us at support@example.com.", &[]),
             ("Reach us at SUPPORT@Example.COM.", &[]),
-            ("Write to jane at example dot com.", &[]),
+            (
+                "Write to jane at example dot com.",
+                &["jane at example dot com"],
+            ),
+            ("Write to support (at) example (dot) com.", &[]),
             ("Mention @support on the forum.", &[]),
         ],
     );

@@ -15,7 +15,7 @@ use palisade::{Context, Detector, Fence, Kind, Screener};
 
 use props::{
     LABELS, NONCES, TICKET, check_decode, check_fence, check_fenced, check_normalize,
-    check_rules_load, check_screen, marker_phrase, uuid_string,
+    check_rules_load, check_screen, uuid_string,
 };
 
 const CASES: u32 = 256;
@@ -97,34 +97,78 @@ const BREAKS: &[&str] = &[
 ];
 
 const SEPARATORS: &[&str] = &[
-    " ", "  ", "\t", "-", "_", ".", ":", "\n", "\r\n", "\r", "\u{2028}", "\u{2029}", "\u{3000}",
-    "\u{A0}", "—", "‐", "*", "/", "|", "\u{200B}", "⟦", "〛", "\u{FF3F}", "\u{FE58}",
+    " ",
+    "  ",
+    "\t",
+    "-",
+    "_",
+    ".",
+    ":",
+    "\n",
+    "\r\n",
+    "\r",
+    "\u{2028}",
+    "\u{2029}",
+    "\u{3000}",
+    "\u{A0}",
+    "—",
+    "‐",
+    "*",
+    "/",
+    "|",
+    "\u{200B}",
+    "⟦",
+    "〛",
+    "\u{FF3F}",
+    "\u{FE58}",
+    "·",
+    "•",
+    "、",
+    "\u{2800}",
+    "\u{0}",
+    "\u{1B}",
+    "\u{7F}",
+    "\u{85}",
+    "\u{9F}",
+    "\u{FFFC}",
+    "\u{B}",
+    "\u{C}",
+    "\u{1C}",
+    "              ",
+    " OF ",
+    "【",
+    "】",
+    "[[",
+    "«",
+    "[/",
+    "</",
+    " CLOSE ",
 ];
 
 /// Look-alike letters a reader (or model) takes for the ASCII one.
 fn lookalikes(c: char) -> &'static [char] {
     match c {
-        'a' => &['а', 'α'],
-        'b' => &['в'],
-        'd' => &['ԁ'],
-        'e' => &['е', 'ε'],
-        'g' => &['ɡ'],
-        'i' => &['і', 'ι', 'ı'],
-        'n' => &['ո'],
-        'r' => &['г'],
-        's' => &['ѕ'],
-        't' => &['т', 'τ'],
-        'u' => &['υ', 'ս'],
-        'B' => &['В', 'Β'],
-        'D' => &['Ԁ'],
-        'E' => &['Е', 'Ε'],
-        'G' => &['Ԍ'],
-        'I' => &['І', 'Ι', 'Ӏ', 'İ'],
-        'N' => &['Ν', 'Ո'],
-        'R' => &['Ꭱ'],
-        'S' => &['Ѕ', 'Ս'],
-        'T' => &['Т', 'Τ'],
-        'U' => &['Ս'],
+        'a' => &['а', 'α', '4', '@'],
+        'b' => &['в', 'ʙ'],
+        'd' => &['ԁ', 'ᴅ', 'đ'],
+        'e' => &['е', 'ε', 'ᴇ', '3', 'ɇ', 'ǝ'],
+        'g' => &['ɡ', 'ɢ'],
+        'i' => &['і', 'ι', 'ı', 'ɪ', '1', 'l'],
+        'n' => &['ո', 'ɴ'],
+        'r' => &['г', 'ʀ'],
+        's' => &['ѕ', 'ꜱ', '5', '$'],
+        't' => &['т', 'τ', 'ᴛ', '7'],
+        'u' => &['υ', 'ս', 'ᴜ'],
+        'B' => &['В', 'Β', 'ẞ', 'Ᏼ', 'ꓐ'],
+        'D' => &['Ԁ', 'Đ', 'Ð', 'Ꭰ', 'ꓓ', '🅓'],
+        'E' => &['Е', 'Ε', 'Ɇ', 'Ǝ', 'Ꭼ', 'ꓰ', '🅴', '🅔'],
+        'G' => &['Ԍ', 'Ꮐ', 'ꓖ'],
+        'I' => &['І', 'Ι', 'Ӏ', 'İ', 'ꓲ', '|'],
+        'N' => &['Ν', 'Ո', 'ꓠ', '🅽'],
+        'R' => &['Ꭱ', 'ꓣ', '🅡'],
+        'S' => &['Ѕ', 'Ս', 'Ꮪ', 'ꓢ', 'Տ'],
+        'T' => &['Т', 'Τ', 'Ꭲ', 'ꓔ', '🅣'],
+        'U' => &['Ս', 'ꓴ', '🆄'],
         _ => &[],
     }
 }
@@ -161,6 +205,10 @@ fn disguised_char(c: char) -> BoxedStrategy<String> {
         select(INVISIBLES)
             .prop_map(move |inv| format!("{inv}{c}"))
             .boxed(),
+        // Separators and controls inside the word: `UN-TRUSTED`, `U N T`, `UN\0TRUSTED`.
+        select(SEPARATORS)
+            .prop_map(move |sep| format!("{c}{sep}"))
+            .boxed(),
     ];
     let alikes = lookalikes(c);
     if !alikes.is_empty() {
@@ -189,17 +237,35 @@ fn disguised_word(word: &'static str) -> BoxedStrategy<String> {
         .boxed()
 }
 
-/// `BEGIN`/`END`, some separators, `UNTRUSTED`, all disguised.
+/// `BEGIN`/`END`, some separators, `UNTRUSTED`, all disguised, or one of the other closing
+/// forms (`END OF UNTRUSTED <label>`, `[/UNTRUSTED <label>]`, `<label> END`, ...).
 fn marker_phrase_text() -> BoxedStrategy<String> {
     let lead = prop_oneof![disguised_word("BEGIN"), disguised_word("END")];
-    let seps = proptest::collection::vec(select(SEPARATORS), 0..10).prop_map(|v| v.concat());
-    (lead, seps, disguised_word("UNTRUSTED"), any::<bool>())
-        .prop_map(|(l, s, u, bracket)| {
-            if bracket {
-                format!("⟦{l}{s}{u} TICKET_BODY⟧")
-            } else {
-                format!("{l}{s}{u}")
-            }
+    let seps = || proptest::collection::vec(select(SEPARATORS), 0..10).prop_map(|v| v.concat());
+    let label = select(
+        &[
+            "TICKET_BODY",
+            "T",
+            "END",
+            "customer note: v2.1-x",
+            "ticket body",
+        ][..],
+    );
+    (
+        lead,
+        seps(),
+        disguised_word("UNTRUSTED"),
+        seps(),
+        label,
+        0u8..6,
+    )
+        .prop_map(|(l, s, u, s2, label, form)| match form {
+            0 => format!("⟦{l}{s}{u} {label}⟧"),
+            1 => format!("{l}{s}{u}"),
+            2 => format!("{l}{s}{label}{s2}"),
+            3 => format!("{label}{s}{l}{s2}"),
+            4 => format!("{u}{s}{label}"),
+            _ => format!("{l}{s}{u}{s2}{label}"),
         })
         .boxed()
 }
@@ -599,27 +665,6 @@ proptest! {
     #[test]
     fn rules_load_gives_ok_or_a_located_error(source in rule_file()) {
         check_rules_load(&source);
-    }
-}
-
-/// The oracle the fence is checked against finds what it should, and only that.
-#[test]
-fn marker_phrase_oracle() {
-    for (text, found) in [
-        ("end untrusted", true),
-        ("begin untrusted", true),
-        ("beginuntrusted", true),
-        ("end-_-:untrusted", true),
-        ("end        untrusted", true),
-        ("end         untrusted", false),
-        ("weekend untrusted", true),
-        ("end trusted", false),
-        ("end x untrusted", false),
-        ("untrusted end", false),
-        ("en d untrusted", false),
-        ("", false),
-    ] {
-        assert_eq!(marker_phrase(text).is_some(), found, "{text:?}");
     }
 }
 

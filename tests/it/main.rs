@@ -9,6 +9,7 @@ mod cli;
 mod cli_jsonl;
 mod cli_policy;
 mod credentials;
+mod detection_sets;
 mod draft_checks;
 mod fence;
 mod hostile;

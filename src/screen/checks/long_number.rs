@@ -60,6 +60,45 @@ pub(crate) fn run_allowing(view: &str, ctx: Option<&Context>, emit: &mut Emit<'_
     });
 }
 
+/// [`scan`] also reports phone and card numbers written with dots, slashes or underscores between the groups
+/// (`555.867.5309`, `4111/1111/1111/1111`, `555_867_5309`): one separator used throughout, at
+/// least three groups, every group after the first of three digits or more, ten digits or
+/// more in all. That leaves out dates (`01/05/2024`: two-digit groups), versions, IPv4
+/// addresses (four groups of at most three digits) and thousands (`12.500.000`: every later
+/// group exactly three digits).
+/// The punctuated number starting at digit `d0`, with its digit count.
+fn punctuated_at(b: &[u8], d0: usize) -> Option<(Range<usize>, usize)> {
+    if d0 > 0
+        && (b[d0 - 1].is_ascii_alphanumeric()
+            || matches!(b[d0 - 1], b'.' | b'/' | b'_' | b'-' | b','))
+    {
+        return None;
+    }
+    let first_end = digits_end(b, d0);
+    let sep = *b.get(first_end)?;
+    if !matches!(sep, b'.' | b'/' | b'_') {
+        return None;
+    }
+    let mut groups = vec![first_end - d0];
+    let mut i = first_end;
+    while b.get(i) == Some(&sep) && digit(b, i + 1) {
+        let end = digits_end(b, i + 1);
+        groups.push(end - i - 1);
+        i = end;
+    }
+    if b.get(i)
+        .is_some_and(|c| c.is_ascii_alphanumeric() || *c == sep)
+    {
+        return None;
+    }
+    let digits: usize = groups.iter().sum();
+    let later = &groups[1..];
+    let ipv4 = groups.len() == 4 && groups.iter().all(|&g| g <= 3);
+    let thousands = sep != b'/' && later.iter().all(|&g| g == 3);
+    (groups.len() >= 3 && later.iter().all(|&g| g >= 3) && digits >= 10 && !ipv4 && !thousands)
+        .then_some((d0..i, digits))
+}
+
 /// The bytes from a long number's first digit that hold its first [`MIN_DIGITS`] digits, at
 /// most: after the first group every group has two digits or more, so eight digits are in at
 /// most four groups, and each of the three gaps before the last is at most two bytes (`) `),
@@ -82,6 +121,20 @@ fn scan(view: &str, skip_sparse: bool, emit: &mut Emit<'_>) {
     while let Some(d) = next(i) {
         let run = parse_run(b, d);
         i = run.resume.max(d + 1);
+        if run.finding.is_none()
+            && let Some((span, digits)) = (d..i.min(b.len()))
+                .filter(|&k| b[k].is_ascii_digit() && (k == d || !b[k - 1].is_ascii_digit()))
+                .find_map(|k| punctuated_at(b, k))
+        {
+            let note = if (13..=19).contains(&digits) && luhn(&b[span.clone()]) {
+                format!("{digits} digits, passes the Luhn check: looks like a card number")
+            } else {
+                format!("{digits} digits")
+            };
+            i = i.max(span.end);
+            emit(span, Some(note));
+            continue;
+        }
         if let Some((span, digits, shape)) = run.finding {
             let note = match shape {
                 Shape::Card if (13..=19).contains(&digits) && luhn(&b[span.clone()]) => {
@@ -584,5 +637,37 @@ mod tests {
             let text = format!("{}12345678 x", "a ".repeat(pad));
             assert_eq!(spans(&text), vec!["12345678"], "{pad}");
         }
+    }
+
+    #[test]
+    fn dotted_slashed_and_underscored_numbers_are_found() {
+        for (text, want) in [
+            ("Call 555.867.5309 today", "555.867.5309"),
+            ("Call +1 555/867/5309.", "555/867/5309"),
+            ("Call 555_867_5309.", "555_867_5309"),
+            ("Card 4111.1111.1111.1111 is on file", "4111.1111.1111.1111"),
+            ("Card 4111/1111/1111/1111.", "4111/1111/1111/1111"),
+        ] {
+            let got = found(text);
+            assert_eq!(got.len(), 1, "{text}: {got:?}");
+            assert_eq!(got[0].0, want);
+        }
+        assert!(found("Card 4111_1111_1111_1111.")[0].1.contains("Luhn"));
+        for clean in [
+            "on 01/05/2024 at 10.15.7",
+            "ip 192.168.100.200 is ours",
+            "a budget of 12.500.000 euros",
+            "version 2024.11.05",
+            "see docs/v1/2023/guide",
+        ] {
+            assert!(found(clean).is_empty(), "{clean}: {:?}", found(clean));
+        }
+    }
+
+    #[test]
+    fn luhn_matches_known_values() {
+        assert!(luhn(b"4111111111111111"));
+        assert!(luhn(b"79927398713"));
+        assert!(!luhn(b"79927398710"));
     }
 }
