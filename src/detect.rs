@@ -131,11 +131,11 @@ impl Detector {
         if findings.iter().any(|f| f.kind() == Kind::Injection) {
             return;
         }
-        if self.inner.obfuscated {
-            if let Some(f) = crate::obfuscated::obfuscated_phrase(text) {
-                findings.push(f);
-                return;
-            }
+        if self.inner.obfuscated
+            && let Some(f) = crate::obfuscated::obfuscated_phrase(text)
+        {
+            findings.push(f);
+            return;
         }
         findings.extend(self.inner.scorer.and_then(|s| s.finding(text)));
     }
