@@ -113,6 +113,7 @@ mod detect;
 mod error;
 mod fence;
 mod finding;
+mod gate;
 mod limit;
 mod normalize;
 mod rules;
@@ -123,6 +124,14 @@ pub use detect::{Detector, DetectorBuilder};
 pub use error::{Error, Result};
 pub use fence::{Cleaned, Fence, Fenced, SENTINELS};
 pub use finding::{Finding, Kind, Severity};
+#[cfg(feature = "postgres")]
+pub use gate::PostgresLedger;
+#[cfg(feature = "sqlite")]
+pub use gate::SqliteLedger;
+pub use gate::{
+    Answer, AuditEntry, BusinessRule, Call, CallStatus, Gate, GateBuilder, Ledger, Money,
+    MoneyError, Outcome, Proposal, ProposedCall, Reason, Tier, canonical_json, currency_exponent,
+};
 pub use limit::DEFAULT_MAX_INPUT_BYTES;
 pub use normalize::Normalized;
 pub use rules::{RuleInfo, Status};

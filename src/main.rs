@@ -14,6 +14,8 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 
+mod gate_cli;
+
 #[derive(Parser)]
 #[command(
     name = "palisade",
@@ -62,6 +64,16 @@ enum Command {
     },
     /// Screen a drafted reply read on stdin (exit 1 when blocked).
     Screen(ScreenArgs),
+    /// The tool-call gate: check proposed calls, approve, record outcomes, audit.
+    Gate {
+        #[command(subcommand)]
+        action: gate_cli::GateCommand,
+    },
+    /// Check tool spec files (tools.toml) and run their examples.
+    Tools {
+        #[command(subcommand)]
+        action: gate_cli::ToolsCommand,
+    },
     /// List the rules, or check rule files.
     Rules {
         #[command(subcommand)]
@@ -230,6 +242,8 @@ fn run(cli: Cli) -> Result<u8, Fail> {
             Ok(0)
         }
         Command::Screen(args) => screen(args),
+        Command::Gate { action } => gate_cli::run_gate(action).map_err(Fail),
+        Command::Tools { action } => gate_cli::run_tools(action).map_err(Fail),
         Command::Rules {
             action: Some(RulesAction::Check { files }),
             ..
