@@ -5,6 +5,8 @@ mod cli;
 mod credentials;
 mod draft_checks;
 mod fence;
+mod gate;
+mod gate_ledger;
 mod hostile;
 mod rules_files;
 mod screen;
