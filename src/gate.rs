@@ -219,7 +219,7 @@ impl Answer {
 /// let gate = Gate::builder().tools_file("examples/tools.toml").build()?;
 /// let ledger = SqliteLedger::open(":memory:")?;
 /// let call = Call::new("run-1", "issue_refund",
-///         serde_json::json!({"order_id": "ORD-12345", "amount": "20.00", "currency": "EUR"}))
+///         serde_json::json!({"order_id": "ORD-12345", "amount": 20.00, "currency": "EUR"}))
 ///     .with_context(serde_json::json!({"orders": ["ORD-12345"], "open_balance": "80.00"}));
 /// let first = gate.check(&ledger, &call)?;
 /// assert!(first.may_execute());

@@ -248,7 +248,7 @@ fn refund_text(
     let members = [
         format!("\"order_id\": {}", spell_string(order, mask)),
         format!("\"amount\" :{}", spell_amount(minor, how)),
-        format!("\"currency\":\"EUR\""),
+        "\"currency\":\"EUR\"".to_owned(),
         format!("\"note\":  {}", spell_string(note, mask.rotate_left(7))),
     ];
     let body: Vec<&str> = order_of_keys.iter().map(|&i| members[i].as_str()).collect();

@@ -5,6 +5,7 @@
 //! PostgreSQL runs when the tests are built with `--features postgres` and `PALISADE_TEST_PG`
 //! holds a connection URL (`eval "$(scripts/start-postgres.sh)"`). Otherwise each PostgreSQL
 //! test prints why it skipped; under `CI=true` a missing server or feature is a failure.
+#![allow(clippy::print_stderr)] // the skip notice
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -609,7 +610,7 @@ fn postgres_ledger_in_its_own_schema() {
     let a = s.gate.check(&ledger, &s.refund(json!(1))).unwrap();
     assert!(a.may_execute());
     assert!(
-        Gate::show(&db.ledger().as_ref(), a.call_id().unwrap())
+        Gate::show(db.ledger().as_ref(), a.call_id().unwrap())
             .unwrap()
             .is_none()
     );
