@@ -411,6 +411,10 @@ pub(crate) trait Backend: Send + Sync {
         lock: Option<&str>,
         f: &mut dyn FnMut(&mut dyn Tx) -> Result<T>,
     ) -> Result<T>;
+    /// Runs `f`, which only reads, in one transaction.
+    fn read<T>(&self, f: &mut dyn FnMut(&mut dyn Tx) -> Result<T>) -> Result<T> {
+        self.transaction(None, f)
+    }
 }
 
 /// The schema, shared by both backends except the audit id column and the guard that makes
@@ -562,13 +566,12 @@ impl<B: Backend> Ledger for SqlLedger<B> {
     }
 
     fn by_key(&self, key: &str) -> Result<Option<Proposal>> {
-        self.db
-            .transaction(None, &mut |tx| select_one(tx, B::NAME, "key", key))
+        self.db.read(&mut |tx| select_one(tx, B::NAME, "key", key))
     }
 
     fn get(&self, call_id: &str) -> Result<Option<Proposal>> {
         self.db
-            .transaction(None, &mut |tx| select_one(tx, B::NAME, "call_id", call_id))
+            .read(&mut |tx| select_one(tx, B::NAME, "call_id", call_id))
     }
 
     fn record(&self, p: &Proposal, hourly: HourlyLimit, lease: bool) -> Result<Recorded> {
@@ -699,7 +702,7 @@ impl<B: Backend> Ledger for SqlLedger<B> {
     }
 
     fn audit(&self, run_id: Option<&str>) -> Result<Vec<AuditEntry>> {
-        self.db.transaction(None, &mut |tx| {
+        self.db.read(&mut |tx| {
             let rows = match run_id {
                 Some(r) => tx.query(
                     "SELECT id, at, call_id, run_id, event, actor, detail FROM audit WHERE run_id = $1 ORDER BY id",

@@ -88,22 +88,13 @@ fn to_sqlite(v: &Sql) -> SqlValue {
     }
 }
 
-impl Backend for Sqlite {
-    const NAME: &'static str = "sqlite";
-
-    fn transaction<T>(
-        &self,
-        _lock: Option<&str>,
-        f: &mut dyn FnMut(&mut dyn Tx) -> Result<T>,
-    ) -> Result<T> {
+impl Sqlite {
+    fn run<T>(&self, begin: &str, f: &mut dyn FnMut(&mut dyn Tx) -> Result<T>) -> Result<T> {
         let conn = self
             .conn
             .lock()
             .map_err(|_| fail("lock", "a thread panicked while holding the connection"))?;
-        // IMMEDIATE takes SQLite's one write lock up front, so the key lookup, the hourly
-        // count and the insert see one state across every process on the file.
-        conn.execute_batch("BEGIN IMMEDIATE")
-            .map_err(|e| fail("begin", e))?;
+        conn.execute_batch(begin).map_err(|e| fail("begin", e))?;
         match f(&mut SqliteTx(&conn)) {
             Ok(v) => {
                 conn.execute_batch("COMMIT")
@@ -115,6 +106,25 @@ impl Backend for Sqlite {
                 Err(e)
             }
         }
+    }
+}
+
+impl Backend for Sqlite {
+    const NAME: &'static str = "sqlite";
+
+    fn transaction<T>(
+        &self,
+        _lock: Option<&str>,
+        f: &mut dyn FnMut(&mut dyn Tx) -> Result<T>,
+    ) -> Result<T> {
+        // IMMEDIATE takes SQLite's one write lock up front, so the key lookup, the hourly
+        // count and the insert see one state across every process on the file.
+        self.run("BEGIN IMMEDIATE", f)
+    }
+
+    fn read<T>(&self, f: &mut dyn FnMut(&mut dyn Tx) -> Result<T>) -> Result<T> {
+        // A deferred transaction reads a WAL snapshot beside the writer.
+        self.run("BEGIN", f)
     }
 }
 
