@@ -85,6 +85,28 @@
 //! # Ok::<(), palisade::Error>(())
 //! ```
 //!
+//! # Gate a tool call
+//!
+//! A model only proposes a tool call; the [`Gate`] checks it against its spec in
+//! `tools.toml` (format: `docs/gate.md`) and real data, and answers once: `approved` to
+//! exactly one caller, `pending_approval`, or `rejected` with [`Reason`]s. Retries replay the
+//! recorded answer, so a stuttering agent cannot refund twice.
+//!
+//! ```
+//! use palisade::{Call, CallStatus, Gate, SqliteLedger};
+//!
+//! let gate = Gate::builder().tools_file("examples/tools.toml").build()?;
+//! let ledger = SqliteLedger::open(":memory:")?;
+//! let call = Call::new("ticket-48213", "issue_refund",
+//!         serde_json::json!({"order_id": "ORD-48213", "amount": 900, "currency": "EUR"}))
+//!     .with_context(serde_json::json!({"orders": ["ORD-48213"], "open_balance": "1000.00"}));
+//! let answer = gate.check(&ledger, &call)?;
+//! assert_eq!(answer.status(), CallStatus::Rejected);
+//! assert_eq!(answer.reasons()[0].code(), "limit.hard_ceiling");
+//! assert!(gate.check(&ledger, &call)?.replayed());
+//! # Ok::<(), palisade::Error>(())
+//! ```
+//!
 //! # Untrusted input: the security model
 //!
 //! - Every byte of a ticket or draft may be written by an attacker (a customer, or a model a
@@ -103,8 +125,13 @@
 //!
 //! # Crate features
 //!
-//! None: the library has no optional parts, no network access, no C dependencies and no
-//! model downloads.
+//! - `sqlite` (default): the gate's [`SqliteLedger`], on a bundled SQLite (C, compiled by
+//!   `cc`; no system library).
+//! - `postgres`: the gate's `PostgresLedger`, through the synchronous `postgres` client (it
+//!   opens a network connection to the server you name, and only then).
+//!
+//! With `--no-default-features` the library has no C dependencies and no network access;
+//! [`Gate::evaluate`] decides without a ledger. No feature downloads models.
 #![forbid(unsafe_code)]
 
 mod byte_class;
