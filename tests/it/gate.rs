@@ -264,8 +264,34 @@ fn key_of(run: &str, args_text: &str) -> String {
         .unwrap_or_else(|| panic!("no key: {a:?}"))
 }
 
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        (-1e300f64..1e300).prop_map(Value::from),
+        "\\PC{0,8}".prop_map(Value::from),
+        "[\\x00-\\x1f\"\\\\\u{7f}-\u{d7ff}]{0,4}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(3, 24, 5, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            prop::collection::btree_map("\\PC{0,6}", inner, 0..5)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// RFC 8785 text is valid JSON for the same value, and canonical again.
+    #[test]
+    fn canonical_text_round_trips(v in json_value()) {
+        let text = palisade::canonical_json(&v);
+        let back: Value = serde_json::from_str(&text).unwrap();
+        prop_assert_eq!(palisade::canonical_json(&back), text);
+    }
 
     /// Equal arguments in any spelling (key order, whitespace, escapes, number or string
     /// amounts, trailing zeros, exponents) give one key.

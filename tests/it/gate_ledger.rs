@@ -518,6 +518,41 @@ fn hourly_limit_counts_pending_proposals(db: &dyn Db) {
     assert_eq!(statuses[3], CallStatus::Rejected);
 }
 
+// The count and the insert are one transaction: sixteen different calls at once cannot all
+// slip under a limit of two.
+both!(hourly_limit_holds_under_concurrency);
+fn hourly_limit_holds_under_concurrency(db: &dyn Db) {
+    let s = Setup::new("hourly_race");
+    drop(db.ledger());
+    let barrier = Barrier::new(16);
+    let answers: Vec<_> = std::thread::scope(|scope| {
+        let hs: Vec<_> = (0..16)
+            .map(|i| {
+                let (s, barrier) = (&s, &barrier);
+                scope.spawn(move || {
+                    let ledger = db.ledger();
+                    barrier.wait();
+                    s.gate
+                        .check(ledger.as_ref(), &s.email(&s.run, &format!("message {i}")))
+                        .unwrap()
+                })
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let parked = answers
+        .iter()
+        .filter(|a| a.status() == CallStatus::PendingApproval)
+        .count();
+    assert_eq!(parked, 2, "{answers:?}");
+    assert!(
+        answers
+            .iter()
+            .all(|a| a.status() == CallStatus::PendingApproval
+                || a.reasons().last().map(Reason::code) == Some("limit.hourly"))
+    );
+}
+
 both!(rejections_are_recorded_replayed_and_hold_no_secret);
 fn rejections_are_recorded_replayed_and_hold_no_secret(db: &dyn Db) {
     let s = Setup::new("reject");
