@@ -210,7 +210,11 @@ pub(crate) fn load(file: &str, source: &str) -> Result<Vec<Tool>> {
             .into_inner()
             .json()
             .map_err(|e| err(schema_line, "schema", e))?;
-        let validator = jsonschema::validator_for(&schema)
+        // `pattern` runs on model-written arguments: the linear-time `regex` engine with a
+        // size limit, as for rule files, never the backtracking default.
+        let validator = jsonschema::options()
+            .with_pattern_options(jsonschema::PatternOptions::regex().size_limit(1 << 20))
+            .build(&schema)
             .map_err(|e| err(schema_line, "schema", format!("invalid JSON Schema: {e}")))?;
         let money = match spec.money {
             Some(m) => {
@@ -382,5 +386,10 @@ mod tests {
             "{HEAD}money = {{ amount = \"a\", currency = \"/c\" }}\n"
         ));
         assert!(e.contains("refund.money.amount"), "{e}");
+        let e = error_of(&HEAD.replace(r#"{"type": "object"}"#, r#"{"pattern": "(?=a)"}"#));
+        assert!(
+            e.contains("refund.schema"),
+            "look-arounds need backtracking: {e}"
+        );
     }
 }
