@@ -35,7 +35,7 @@ fn refund(n: u64) -> Call {
     Call::new(
         format!("bench-{}-{n}", std::process::id()),
         "issue_refund",
-        json!({"order_id": "ORD-12345", "amount": "20.00", "currency": "EUR", "note": "Parcel arrived damaged; customer sent photos."}),
+        json!({"order_id": "ORD-12345", "amount": 20.00, "currency": "EUR", "note": "Parcel arrived damaged; customer sent photos."}),
     )
     .with_context(json!({"orders": ["ORD-12345"], "open_balance": "80.00"}))
 }
