@@ -23,9 +23,19 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use palisade::{Call, CallStatus, Gate, Ledger};
 use serde_json::json;
 
+/// `examples/tools.toml` with a per-tool hourly limit no bench reaches (both counts still run).
 fn gate() -> Gate {
+    let spec = include_str!("../examples/tools.toml");
+    let line = "hourly_limit = { per_run = 3, per_tool = 200 }";
+    assert!(spec.contains(line));
     Gate::builder()
-        .tools_file(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/tools.toml"))
+        .tools_toml(
+            "tools.toml",
+            spec.replace(
+                line,
+                "hourly_limit = { per_run = 3, per_tool = 1000000000 }",
+            ),
+        )
         .build()
         .unwrap()
 }

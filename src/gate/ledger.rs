@@ -433,6 +433,7 @@ CREATE TABLE IF NOT EXISTS proposals (
     updated_at BIGINT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS proposals_hourly ON proposals (tool, run_id, created_at);
+CREATE INDEX IF NOT EXISTS proposals_tool_hourly ON proposals (tool, created_at);
 CREATE TABLE IF NOT EXISTS approvals (
     call_id TEXT NOT NULL REFERENCES proposals (call_id),
     decided_by TEXT NOT NULL,
