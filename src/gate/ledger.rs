@@ -432,8 +432,8 @@ CREATE TABLE IF NOT EXISTS proposals (
     created_at BIGINT NOT NULL,
     updated_at BIGINT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS proposals_hourly ON proposals (tool, run_id, created_at);
-CREATE INDEX IF NOT EXISTS proposals_tool_hourly ON proposals (tool, created_at);
+CREATE INDEX IF NOT EXISTS proposals_run_window ON proposals (tool, run_id, created_at, status);
+CREATE INDEX IF NOT EXISTS proposals_tool_window ON proposals (tool, created_at, status);
 CREATE TABLE IF NOT EXISTS approvals (
     call_id TEXT NOT NULL REFERENCES proposals (call_id),
     decided_by TEXT NOT NULL,
@@ -590,24 +590,31 @@ impl<B: Backend> Ledger for SqlLedger<B> {
                 // Pending and approved proposals count as well as executed ones: a flood of
                 // proposals waiting for a person is exactly what the limit is for.
                 let since = t - 3600;
-                let count = |tx: &mut dyn Tx, run: Option<&str>| -> Result<i64> {
-                    let mut sql = "SELECT COUNT(*) FROM proposals WHERE tool = $1 AND created_at > $2 AND status <> 'rejected'".to_owned();
-                    let mut params = vec![Sql::Text(p.tool.clone()), Sql::Int(since)];
+                // Counts at most `limit` rows (the answer only needs "reached or not"), from
+                // an index that holds every column the filter reads.
+                let count = |tx: &mut dyn Tx, run: Option<&str>, limit: u32| -> Result<i64> {
+                    let mut sql = "SELECT COUNT(*) FROM (SELECT 1 FROM proposals WHERE tool = $1 AND created_at > $2 AND status <> 'rejected'".to_owned();
+                    let mut params = vec![
+                        Sql::Text(p.tool.clone()),
+                        Sql::Int(since),
+                        Sql::Int(i64::from(limit)),
+                    ];
                     if let Some(r) = run {
-                        sql.push_str(" AND run_id = $3");
+                        sql.push_str(" AND run_id = $4");
                         params.push(Sql::Text(r.to_owned()));
                     }
+                    sql.push_str(" LIMIT $3) AS window_rows");
                     Ok(tx.query(&sql, &params)?.first().and_then(|r| r.first()).map_or(0, Sql::int))
                 };
                 let mut over = None;
                 if let Some(n) = hourly.per_run
-                    && count(tx, Some(&p.run_id))? >= i64::from(n)
+                    && count(tx, Some(&p.run_id), n)? >= i64::from(n)
                 {
                     over = Some(format!("This run may call {} at most {n} times an hour (pending proposals count); a person must raise the limit or the run must wait.", p.tool));
                 }
                 if over.is_none()
                     && let Some(n) = hourly.per_tool
-                    && count(tx, None)? >= i64::from(n)
+                    && count(tx, None, n)? >= i64::from(n)
                 {
                     over = Some(format!("{} may be called at most {n} times an hour across all runs (pending proposals count).", p.tool));
                 }
