@@ -547,3 +547,15 @@ fn cli_approval_walk_through() {
     let missing = palisade(&["gate", "show", "c_nope", "--db", db], "");
     assert_eq!(missing.code, 2);
 }
+
+#[test]
+fn gate_and_ledgers_are_shareable() {
+    fn shareable<T: Send + Sync + 'static>() {}
+    fn cheap_clone<T: Clone>() {}
+    shareable::<Gate>();
+    cheap_clone::<Gate>();
+    shareable::<palisade::SqliteLedger>();
+    #[cfg(feature = "postgres")]
+    shareable::<palisade::PostgresLedger>();
+    shareable::<palisade::Answer>();
+}
