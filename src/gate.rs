@@ -7,6 +7,7 @@
 //! id) → business rules → hard ceiling → hourly limit → tier.
 
 mod business;
+mod call;
 mod canonical;
 // Without a backend feature the shared SQL logic has no user; the trait stays for callers.
 #[cfg_attr(
@@ -17,18 +18,19 @@ pub(crate) mod ledger;
 mod money;
 mod reason;
 pub(crate) mod spec;
+mod strings;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::finding::Kind;
-use crate::screen::{Context, ExampleProblem, Screener};
+use crate::screen::{ExampleProblem, Screener};
 
 pub use business::{BusinessRule, ProposedCall};
+pub use call::{Answer, Call};
 pub use canonical::canonical_json;
 #[cfg(feature = "postgres")]
 pub use ledger::postgres::PostgresLedger;
@@ -40,175 +42,10 @@ pub use reason::Reason;
 pub use spec::Tier;
 
 use business::Check;
+use call::answer_of;
 use ledger::{Move, Plan, Recorded};
 use spec::Tool;
-
-/// One proposed call, as a model (through its host) sends it.
-///
-/// ```
-/// let call: palisade::Call = serde_json::from_str(
-///     r#"{"run_id": "run-7", "tool": "issue_refund", "args": {"order_id": "ORD-12345"}}"#)?;
-/// assert_eq!(call.tool(), "issue_refund");
-/// # Ok::<(), serde_json::Error>(())
-/// ```
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Call {
-    run_id: String,
-    tool: String,
-    args: Value,
-    #[serde(default)]
-    context: Value,
-}
-
-impl Call {
-    /// A call with no context.
-    ///
-    /// ```
-    /// let call = palisade::Call::new("run-7", "lookup_order", serde_json::json!({"order_id": "ORD-1"}));
-    /// assert_eq!(call.run_id(), "run-7");
-    /// ```
-    pub fn new(run_id: impl Into<String>, tool: impl Into<String>, args: Value) -> Self {
-        Call {
-            run_id: run_id.into(),
-            tool: tool.into(),
-            args,
-            context: Value::Null,
-        }
-    }
-
-    /// Adds the facts business rules and the foreign-id check look at (`ticket_id`,
-    /// `allow_ids`, open balances, the ticket's orders, ...).
-    ///
-    /// ```
-    /// let call = palisade::Call::new("r", "t", serde_json::json!({}))
-    ///     .with_context(serde_json::json!({"orders": ["ORD-12345"]}));
-    /// assert_eq!(call.context()["orders"][0], "ORD-12345");
-    /// ```
-    pub fn with_context(mut self, context: Value) -> Self {
-        self.context = context;
-        self
-    }
-
-    /// The run (conversation, job).
-    ///
-    /// ```
-    /// assert_eq!(palisade::Call::new("r", "t", serde_json::json!({})).run_id(), "r");
-    /// ```
-    pub fn run_id(&self) -> &str {
-        &self.run_id
-    }
-
-    /// The tool's name.
-    ///
-    /// ```
-    /// assert_eq!(palisade::Call::new("r", "t", serde_json::json!({})).tool(), "t");
-    /// ```
-    pub fn tool(&self) -> &str {
-        &self.tool
-    }
-
-    /// The arguments as proposed.
-    ///
-    /// ```
-    /// assert_eq!(palisade::Call::new("r", "t", serde_json::json!({"a": 1})).args()["a"], 1);
-    /// ```
-    pub fn args(&self) -> &Value {
-        &self.args
-    }
-
-    /// The context (`null` when none was given).
-    ///
-    /// ```
-    /// assert!(palisade::Call::new("r", "t", serde_json::json!({})).context().is_null());
-    /// ```
-    pub fn context(&self) -> &Value {
-        &self.context
-    }
-}
-
-/// The gate's answer to one call.
-///
-/// `status` is `approved` only for the one caller that may execute the call now (it holds
-/// the execution; the ledger says `executing`); that answer carries the stored `args` to
-/// execute with. Every other caller with the same call gets the recorded state, marked
-/// `replayed`: `pending_approval`, `executing`, `executed` (with the `result`), `failed` or
-/// `rejected`.
-///
-/// ```
-/// # use palisade::{Call, Gate, CallStatus};
-/// let gate = Gate::builder().tools_toml("t.toml", r#"
-/// [[tool]]
-/// name = "lookup_order"
-/// description = "Read an order."
-/// tier = "read"
-/// schema = '{"type": "object", "required": ["order_id"]}'
-/// "#).build()?;
-/// let answer = gate.evaluate(&Call::new("r", "lookup_order", serde_json::json!({})));
-/// assert_eq!(answer.status(), CallStatus::Rejected);
-/// assert_eq!(answer.reasons()[0].code(), "schema.required");
-/// assert!(answer.reasons()[0].retryable());
-/// # Ok::<(), palisade::Error>(())
-/// ```
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Answer {
-    call_id: Option<String>,
-    key: Option<String>,
-    status: CallStatus,
-    reasons: Vec<Reason>,
-    replayed: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    args: Option<Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    result: Option<Value>,
-}
-
-impl Answer {
-    /// The call id (`None` when the call was rejected before it had a key).
-    pub fn call_id(&self) -> Option<&str> {
-        self.call_id.as_deref()
-    }
-    /// The idempotency key (hex SHA-256).
-    pub fn key(&self) -> Option<&str> {
-        self.key.as_deref()
-    }
-    /// The decision or the recorded state.
-    pub fn status(&self) -> CallStatus {
-        self.status
-    }
-    /// Why it was rejected or parked.
-    pub fn reasons(&self) -> &[Reason] {
-        &self.reasons
-    }
-    /// Whether this is the recorded answer to an earlier, identical call.
-    pub fn replayed(&self) -> bool {
-        self.replayed
-    }
-    /// The stored arguments to execute with, when `status` is `approved`.
-    pub fn args(&self) -> Option<&Value> {
-        self.args.as_ref()
-    }
-    /// The recorded result of an executed call.
-    pub fn result(&self) -> Option<&Value> {
-        self.result.as_ref()
-    }
-    /// Whether this caller may (and must) execute the call now, with [`args`](Self::args).
-    pub fn may_execute(&self) -> bool {
-        self.status == CallStatus::Approved
-    }
-
-    fn rejected(reasons: Vec<Reason>) -> Answer {
-        Answer {
-            call_id: None,
-            key: None,
-            status: CallStatus::Rejected,
-            reasons,
-            replayed: false,
-            args: None,
-            result: None,
-        }
-    }
-}
+use strings::{collect_strings, schema_message, screen_context, truncate};
 
 /// The compiled gate: tool specs, business rules and the credential rules. Build once,
 /// check many calls from any thread; the ledger is passed to each call.
@@ -1089,109 +926,5 @@ fn settled(ledger: &dyn Ledger, call_id: &str, moved: bool) -> Result<Proposal> 
                 None => "no such call".to_owned(),
             },
         }),
-    }
-}
-
-fn answer_of(p: &Proposal, leased: bool, replayed: bool) -> Answer {
-    let mut reasons = p.reasons().to_vec();
-    let mut result = None;
-    match p.outcome() {
-        Some(Outcome::Done(v)) => result = Some(v.clone()),
-        Some(Outcome::Failed { transient }) => reasons.push(Reason::new(
-            "execution.failed",
-            "",
-            if *transient {
-                "The call ran and failed; the failure may pass (a new call may work)."
-            } else {
-                "The call ran and failed for good."
-            },
-            *transient,
-        )),
-        None => {}
-    }
-    Answer {
-        call_id: Some(p.call_id().to_owned()),
-        key: Some(p.key().to_owned()),
-        status: if leased {
-            CallStatus::Approved
-        } else {
-            p.status()
-        },
-        reasons,
-        replayed,
-        args: leased.then(|| p.args().clone()),
-        result,
-    }
-}
-
-/// The screening context of a call: its `ticket_id` and `allow_ids` (bad UUIDs are skipped,
-/// so they allow nothing).
-fn screen_context(context: &Value) -> Context {
-    let mut ctx = context
-        .get("ticket_id")
-        .and_then(Value::as_str)
-        .and_then(|t| Context::new(t).ok())
-        .unwrap_or_else(Context::without_ticket);
-    if let Some(Value::Array(ids)) = context.get("allow_ids") {
-        for id in ids.iter().filter_map(Value::as_str) {
-            if let Ok(next) = ctx.clone().allow_id(id) {
-                ctx = next;
-            }
-        }
-    }
-    ctx.max_words(usize::MAX)
-}
-
-fn collect_strings<'v>(v: &'v Value, path: &mut String, out: &mut Vec<(String, &'v str)>) {
-    match v {
-        Value::String(s) => out.push((path.clone(), s)),
-        Value::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                let len = path.len();
-                path.push_str(&format!("/{i}"));
-                collect_strings(item, path, out);
-                path.truncate(len);
-            }
-        }
-        Value::Object(map) => {
-            for (k, item) in map {
-                let len = path.len();
-                path.push('/');
-                path.push_str(&k.replace('~', "~0").replace('/', "~1"));
-                collect_strings(item, path, out);
-                path.truncate(len);
-            }
-        }
-        _ => {}
-    }
-}
-
-fn truncate(s: &str) -> String {
-    s.chars().take(64).collect()
-}
-
-/// The validator's message, with every argument string of five or more characters masked to
-/// its first four characters and its length: a message must not carry a credential that
-/// failed a format check before the credential check ran.
-fn schema_message(e: &jsonschema::ValidationError<'_>, args: &Value) -> String {
-    let mut m = e.to_string();
-    let mut strings = Vec::new();
-    collect_strings(args, &mut String::new(), &mut strings);
-    strings.sort_by_key(|(_, s)| std::cmp::Reverse(s.len()));
-    for (_, s) in strings {
-        let n = s.chars().count();
-        if n >= 5 {
-            let head: String = s.chars().take(4).collect();
-            for form in [serde_json::to_string(s).unwrap_or_default(), s.to_owned()] {
-                if !form.is_empty() && m.contains(&form) {
-                    m = m.replace(&form, &format!("\"{head}…\" ({n} characters)"));
-                }
-            }
-        }
-    }
-    if m.chars().count() > 200 {
-        format!("{}…", m.chars().take(200).collect::<String>())
-    } else {
-        m
     }
 }
