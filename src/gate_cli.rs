@@ -33,10 +33,6 @@ pub(crate) enum GateCommand {
         /// Fresh facts for the business rules (JSON); default: the context stored with the call.
         #[arg(long, value_name = "JSON")]
         context: Option<String>,
-        /// Tool specs whose Rust-free rules are not stored with the call (not needed: the
-        /// call's declarative checks are stored with it).
-        #[arg(long, value_name = "FILE")]
-        tools: Option<PathBuf>,
         #[command(flatten)]
         db: DbOpt,
     },
@@ -157,14 +153,10 @@ pub(crate) fn run_gate(cmd: GateCommand) -> Result<u8, String> {
             call_id,
             by,
             context,
-            tools,
             db,
         } => {
-            let mut builder = Gate::builder();
-            if let Some(t) = tools {
-                builder = builder.tools_file(t);
-            }
-            let gate = builder.build().map_err(|e| e.to_string())?;
+            // The call's declarative checks are stored with it; no spec file is needed.
+            let gate = Gate::builder().build().map_err(|e| e.to_string())?;
             let context: Option<Value> = match context {
                 Some(c) => Some(serde_json::from_str(&c).map_err(|e| format!("--context: {e}"))?),
                 None => None,
