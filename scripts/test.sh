@@ -13,8 +13,11 @@ fi
 echo "== browser for the review-page tests (Debian's chromium and chromium-driver)"
 bash scripts/install-browser.sh
 
-echo "== cargo test"
-cargo test
+echo "== PostgreSQL on 127.0.0.1 for the gate's ledger tests (Debian's postgresql)"
+eval "$(bash scripts/start-postgres.sh)"
+
+echo "== cargo test (with the PostgreSQL ledger)"
+cargo test --features postgres
 
 echo "== Python package: pip install ./python into a fresh venv, then its pytest suite"
 bash python/ci.sh

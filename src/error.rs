@@ -149,6 +149,44 @@ pub enum Error {
         /// What is wrong (an unknown key is named).
         reason: String,
     },
+    /// A tool file could not be read from disk.
+    #[error("cannot read tool file {path}: {reason}")]
+    ToolFileRead {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's reason.
+        reason: String,
+    },
+    /// A tool file is not valid: bad TOML, bad schema, bad limit, failing example.
+    #[error("{file}:{line}: {key}: {reason}")]
+    ToolFile {
+        /// The file name as given.
+        file: String,
+        /// 1-based line.
+        line: usize,
+        /// `tool.key` (e.g. `issue_refund.hard_ceiling`).
+        key: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The gate's ledger database failed.
+    #[error("{backend} ledger: {operation}: {reason}")]
+    Ledger {
+        /// `sqlite` or `postgres`.
+        backend: &'static str,
+        /// What was being done.
+        operation: &'static str,
+        /// The database's reason.
+        reason: String,
+    },
+    /// A ledger call named a proposal that is missing or in the wrong state.
+    #[error("call {call_id}: {reason}")]
+    Call {
+        /// The call id.
+        call_id: String,
+        /// What is wrong (e.g. `is approved, not pending_approval`).
+        reason: String,
+    },
 }
 
 /// The crate's result type.

@@ -108,6 +108,28 @@
 //! # Ok::<(), palisade::Error>(())
 //! ```
 //!
+//! # Gate a tool call
+//!
+//! A model only proposes a tool call; the [`Gate`] checks it against its spec in
+//! `tools.toml` (format: `docs/gate.md`) and real data, and answers once: `approved` to
+//! exactly one caller, `pending_approval`, or `rejected` with [`Reason`]s. Retries replay the
+//! recorded answer, so a stuttering agent cannot refund twice.
+//!
+//! ```
+//! use palisade::{Call, CallStatus, Gate, SqliteLedger};
+//!
+//! let gate = Gate::builder().tools_file("examples/tools.toml").build()?;
+//! let ledger = SqliteLedger::open(":memory:")?;
+//! let call = Call::new("ticket-48213", "issue_refund",
+//!         serde_json::json!({"order_id": "ORD-48213", "amount": 900, "currency": "EUR"}))
+//!     .with_context(serde_json::json!({"orders": ["ORD-48213"], "open_balance": "1000.00"}));
+//! let answer = gate.check(&ledger, &call)?;
+//! assert_eq!(answer.status(), CallStatus::Rejected);
+//! assert_eq!(answer.reasons()[0].code(), "limit.hard_ceiling");
+//! assert!(gate.check(&ledger, &call)?.replayed());
+//! # Ok::<(), palisade::Error>(())
+//! ```
+//!
 //! # Untrusted input: the security model
 //!
 //! - Every byte of a ticket or draft may be written by an attacker (a customer, or a model a
@@ -129,9 +151,13 @@
 //! - `cli` (on by default): the `palisade` binary and its argument parser. A library user
 //!   writes `palisade = { version = "0.1", default-features = false }` and compiles no CLI
 //!   dependency.
+//! - `sqlite` (default): the gate's [`SqliteLedger`], on a bundled SQLite (C, compiled by
+//!   `cc`; no system library).
+//! - `postgres`: the gate's `PostgresLedger`, through the synchronous `postgres` client (it
+//!   opens a network connection to the server you name, and only then).
 //!
-//! The library itself has no optional parts, no network access, no C dependencies and no
-//! model downloads.
+//! With `--no-default-features` the library has no C dependencies and no network access;
+//! [`Gate::evaluate`] decides without a ledger. No feature downloads models.
 #![forbid(unsafe_code)]
 
 mod byte_class;
@@ -140,6 +166,7 @@ mod detect;
 mod error;
 mod fence;
 mod finding;
+mod gate;
 mod hidden_text;
 mod html;
 mod limit;
@@ -156,6 +183,14 @@ pub use detect::{Detector, DetectorBuilder};
 pub use error::{Error, Result};
 pub use fence::{Cleaned, Fence, Fenced, SENTINELS};
 pub use finding::{CustomKind, Finding, Kind, Severity};
+#[cfg(feature = "postgres")]
+pub use gate::PostgresLedger;
+#[cfg(feature = "sqlite")]
+pub use gate::SqliteLedger;
+pub use gate::{
+    Answer, AuditEntry, BusinessRule, Call, CallStatus, Gate, GateBuilder, Ledger, Money,
+    MoneyError, Outcome, Proposal, ProposedCall, Reason, Tier, canonical_json, currency_exponent,
+};
 pub use html::BatchReport;
 pub use limit::DEFAULT_MAX_INPUT_BYTES;
 pub use normalize::Normalized;

@@ -6,6 +6,7 @@
 
 mod config;
 mod fence;
+mod gate;
 mod html;
 mod input;
 mod jsonl;
@@ -51,6 +52,16 @@ enum Command {
     Rules(rules::Args),
     /// Print the effective policy and the file it came from.
     Policy(policy::Args),
+    /// The tool-call gate: check proposed calls, approve, record outcomes, audit.
+    Gate {
+        #[command(subcommand)]
+        action: gate::GateCommand,
+    },
+    /// Check tool spec files (tools.toml) and run their examples.
+    Tools {
+        #[command(subcommand)]
+        action: gate::ToolsCommand,
+    },
 }
 
 /// A failure that ends the run: exit 2 with one line on stderr, or quietly with exit 0 when
@@ -115,5 +126,7 @@ fn run(cli: Cli) -> Outcome {
         Command::Screen(args) => screen::run(args, &policy),
         Command::Rules(args) => rules::run(args, &policy),
         Command::Policy(args) => policy::run(args, &policy, &cli.config),
+        Command::Gate { action } => gate::run_gate(action).map_err(Fail::new),
+        Command::Tools { action } => gate::run_tools(action).map_err(Fail::new),
     }
 }

@@ -12,6 +12,10 @@ mod credentials;
 mod detection_sets;
 mod draft_checks;
 mod fence;
+#[cfg(feature = "sqlite")] // the gate tests record in a ledger
+mod gate;
+#[cfg(feature = "sqlite")]
+mod gate_ledger;
 mod hostile;
 mod prefilter_differential;
 #[cfg(feature = "cli")]
