@@ -1,12 +1,19 @@
 //! The fence: untrusted text wrapped in BEGIN and END lines that it cannot forge or close.
 //!
 //! The marker lines are built from the sentinel characters `⟦` and `⟧`, which cleaning
-//! removes from the text wholesale (with their look-alike `〚 〛`), so no text can contain a
-//! marker line. The marker phrase `BEGIN UNTRUSTED` / `END UNTRUSTED` is neutralised too, in
-//! every form the normalised view folds together (case, fullwidth and small forms, look-alike
-//! letters, invisible characters interleaved), and to a fixpoint: removing one copy cannot
-//! let the pieces around it reassemble into another, because removal works on a stack that
-//! re-checks the text as it stands after each removal.
+//! removes from the text wholesale (with their look-alikes `〚 〛`), so no text can contain a
+//! marker line. Beyond that, every passage a model could *read* as a marker is neutralised:
+//! the text is read through the reading skeleton (`skeleton.rs`), and a passage whose skeleton
+//! spells `END UNTRUSTED`, `BEGIN UNTRUSTED`, `UNTRUSTED <label>`, `END <label>`, `BEGIN
+//! <label>` from a word start, or `<label> END` / `<label> BEGIN` as a word, loses its marker
+//! words (the crate docs state [the contract](crate#the-fence-contract)). Line breaks other
+//! than `\n` become `\n`, and controls and invisible characters are removed, in the same pass.
+//!
+//! The pass is linear and reaches a fixpoint at once: it keeps a stack of the skeleton letters
+//! of the output so far, which never holds a marker; a letter that completes one cuts the
+//! output back to where the marker's removed part begins and pops the stack with it. Whether
+//! a passage is a marker depends only on what precedes it, so what is left is marker-free, and
+//! every character is pushed once and popped at most once.
 //!
 //! # The nonce
 //!
@@ -26,7 +33,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::finding::{Finding, Kind, Severity};
-use crate::hidden_text::{Grouper, control_finding, is_benign, line_break_finding};
+use crate::hidden_text::{Cap, Grouper, control_finding, is_benign, line_break_finding};
 use crate::normalize::invisible;
 use crate::skeleton::{self, Prev, Reading, Skeleton};
 
@@ -545,6 +552,8 @@ struct Cleaner<'t, 'm> {
     grouper: Grouper,
     controls: Option<(Range<usize>, usize)>,
     breaks: Option<(Range<usize>, usize)>,
+    /// Caps on the findings of each rule: sentinels, controls, line breaks.
+    caps: [Cap; 3],
 }
 
 impl<'t, 'm> Cleaner<'t, 'm> {
@@ -564,6 +573,7 @@ impl<'t, 'm> Cleaner<'t, 'm> {
             grouper: Grouper::default(),
             controls: None,
             breaks: None,
+            caps: Default::default(),
         }
     }
 
@@ -599,7 +609,9 @@ impl<'t, 'm> Cleaner<'t, 'm> {
     /// A removed control character.
     fn control(&mut self, r: Range<usize>) {
         self.replace(r.clone(), "");
-        if let Some((span, n)) = extend_run(&mut self.controls, r) {
+        if let Some((span, n)) = extend_run(&mut self.controls, r)
+            && self.caps[1].admit(span.clone(), n)
+        {
             self.findings.push(control_finding(span, n));
         }
     }
@@ -608,7 +620,10 @@ impl<'t, 'm> Cleaner<'t, 'm> {
     fn line_break(&mut self, r: Range<usize>, silent: bool) {
         self.separator(r.start, true);
         self.replace(r.clone(), "\n");
-        if !silent && let Some((span, n)) = extend_run(&mut self.breaks, r) {
+        if !silent
+            && let Some((span, n)) = extend_run(&mut self.breaks, r)
+            && self.caps[2].admit(span.clone(), n)
+        {
             self.findings.push(line_break_finding(span, n));
         }
     }
@@ -799,13 +814,15 @@ impl<'t, 'm> Cleaner<'t, 'm> {
                 let end = i + c.len_utf8();
                 if SENTINELS.contains(&c) {
                     self.replace(i..end, "");
-                    self.findings.push(Finding::new(
+                    if self.caps[0].admit(i..end, 1) {
+                        self.findings.push(Finding::new(
                         "fence.marker-character",
                         Kind::FenceMarker,
                         Severity::Notice,
                         i..end,
                         "A fence sentinel character was removed: the text cannot forge a fence line.",
                     ));
+                    }
                 } else if skeleton::is_other_line_break(c) {
                     self.line_break(i..end, false);
                 } else if skeleton::is_removed_control(c) {
@@ -824,15 +841,45 @@ impl<'t, 'm> Cleaner<'t, 'm> {
             }
         });
         self.word_end(text.len());
-        if let Some((span, n)) = self.controls.take() {
+        if let Some((span, n)) = self.controls.take()
+            && self.caps[1].admit(span.clone(), n)
+        {
             self.findings.push(control_finding(span, n));
         }
-        if let Some((span, n)) = self.breaks.take() {
+        if let Some((span, n)) = self.breaks.take()
+            && self.caps[2].admit(span.clone(), n)
+        {
             self.findings.push(line_break_finding(span, n));
         }
         let mut findings = self.findings;
+        for (cap, rule, what) in [
+            (
+                &self.caps[0],
+                "fence.marker-character",
+                "fence sentinel characters removed",
+            ),
+            (
+                &self.caps[1],
+                "hidden.control-character",
+                "control characters removed",
+            ),
+            (
+                &self.caps[2],
+                "hidden.line-break",
+                "line breaks made newlines",
+            ),
+        ] {
+            findings.extend(cap.summary(rule, what));
+        }
         findings.extend(self.grouper.finish().into_iter().map(|h| h.finding));
-        findings.extend(self.marker_spans.into_iter().map(|span| {
+        let mut phrases = Cap::default();
+        let marker_spans: Vec<Range<usize>> = self
+            .marker_spans
+            .into_iter()
+            .filter(|span| phrases.admit(span.clone(), 1))
+            .collect();
+        findings.extend(phrases.summary("fence.marker-phrase", "marker passages neutralised"));
+        findings.extend(marker_spans.into_iter().map(|span| {
             Finding::new(
                 "fence.marker-phrase",
                 Kind::FenceMarker,

@@ -502,3 +502,26 @@ fn quadratic_patterns_of_05b4415_fence_correctly() {
         assert_fence_holds(&text);
     }
 }
+
+/// Thousands of removals of one kind are 64 findings and one summary, so reporting costs no
+/// more than cleaning.
+#[test]
+fn findings_per_rule_are_capped_with_a_summary() {
+    let text = " ⟦\u{FE0F}".repeat(1000);
+    let out = Detector::new().fence(&fence(), &text).unwrap();
+    for rule in ["fence.marker-character", "hidden.variation-selectors"] {
+        let of_rule: Vec<_> = out.findings().iter().filter(|f| f.rule() == rule).collect();
+        assert_eq!(of_rule.len(), 65, "{rule}");
+        let summary = of_rule.last().unwrap();
+        assert!(
+            summary.message().starts_with("936 more "),
+            "{}",
+            summary.message()
+        );
+        assert_eq!(
+            summary.span().end,
+            text.len() - if rule.starts_with("fence") { 3 } else { 0 }
+        );
+    }
+    assert_eq!(assert_fence_holds(&text), " ".repeat(1000));
+}
