@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use super::{Markers, SENTINELS};
+use crate::byte_class::{self, GROUP};
 use crate::finding::{Finding, Kind, Severity};
 use crate::hidden_text::{Cap, Grouper, control_finding, is_benign, line_break_finding};
 use crate::normalize::invisible;
@@ -23,12 +24,16 @@ pub(super) fn clean_with<'t>(text: &'t str, markers: &Markers) -> (Cow<'t, str>,
 
 /// ASCII with no byte the cleaning changes (controls other than tab and newline, CR).
 fn plain_ascii(bytes: &[u8]) -> bool {
-    // A fold without early exit over each block, which the compiler turns into vector code.
-    bytes.chunks(64).all(|block| {
-        block.iter().fold(true, |ok, &b| {
-            ok & ((0x20..0x7F).contains(&b) | (b == b'\n') | (b == b'\t'))
+    // Sixty-four bytes at a time from the byte-class masks (any control byte but the newline,
+    // or a non-ASCII byte, makes a group odd); an odd group is looked at byte by byte, since a
+    // tab is odd there and fine here. DEL is above the masks' range: one memchr.
+    memchr::memchr(0x7F, bytes).is_none()
+        && bytes.chunks(GROUP).all(|group| {
+            !byte_class::plain_masks(group).1
+                || group
+                    .iter()
+                    .all(|&b| (0x20..0x7F).contains(&b) || b == b'\n' || b == b'\t')
         })
-    })
 }
 
 /// English letter frequency, rarest first: the prefilter anchors on the rarest letter.
