@@ -38,6 +38,16 @@ enum HiddenClass {
 }
 
 impl HiddenClass {
+    fn rule(self) -> &'static str {
+        match self {
+            HiddenClass::Tag => "hidden.tag-characters",
+            HiddenClass::Bidi => "hidden.bidi-control",
+            HiddenClass::VariationSelectors => "hidden.variation-selectors",
+            HiddenClass::ZeroWidth => "hidden.zero-width",
+            HiddenClass::Format => "hidden.invisible-format",
+        }
+    }
+
     fn of(kinds: &[Invisible]) -> Self {
         if kinds.contains(&Invisible::Tag) {
             HiddenClass::Tag
@@ -56,7 +66,8 @@ impl HiddenClass {
 /// Invisible characters of one class, not yet a finding.
 struct HiddenGroup {
     class: HiddenClass,
-    runs: Vec<Range<usize>>,
+    /// From the first run's start to the last run's end.
+    span: Range<usize>,
     count: usize,
     /// The first [`TAG_PREVIEW_CHARS`] TAG characters as the ASCII they spell, and how many
     /// there are.
@@ -111,13 +122,60 @@ impl HiddenGroup {
                 format!("{count} invisible format {}.", characters(count)),
             ),
         };
-        let span = match (self.runs.first(), self.runs.last()) {
-            (Some(first), Some(last)) => first.start..last.end,
-            _ => 0..0,
-        };
+        let span = self.span;
         Hidden {
             finding: Finding::new(rule, Kind::HiddenText, Severity::Notice, span, message),
         }
+    }
+}
+
+/// How many findings of one rule one text gets; the rest become one summary finding, so a
+/// text made of thousands of removals costs no more to report than to clean.
+pub(crate) const MAX_FINDINGS_PER_RULE: usize = 64;
+
+/// Counts the findings of one rule and holds back those past [`MAX_FINDINGS_PER_RULE`].
+#[derive(Debug, Default)]
+pub(crate) struct Cap {
+    seen: usize,
+    more: usize,
+    span: Option<Range<usize>>,
+}
+
+impl Cap {
+    /// Whether the next finding (at `span`, for `n` removals) is reported on its own; if not,
+    /// it is counted into the summary.
+    pub(crate) fn admit(&mut self, span: Range<usize>, n: usize) -> bool {
+        self.seen += 1;
+        if self.seen <= MAX_FINDINGS_PER_RULE {
+            return true;
+        }
+        self.more += n;
+        self.span = Some(match self.span.take() {
+            Some(s) => s.start.min(span.start)..s.end.max(span.end),
+            None => span,
+        });
+        false
+    }
+
+    /// The summary of what was held back, if anything was.
+    pub(crate) fn summary(&self, rule: &str, what: &str) -> Option<Finding> {
+        let span = self.span.clone()?;
+        let kind = if rule.starts_with("fence.") {
+            Kind::FenceMarker
+        } else {
+            Kind::HiddenText
+        };
+        Some(Finding::new(
+            rule,
+            kind,
+            Severity::Notice,
+            span.clone(),
+            format!(
+                "{} more {what} between bytes {} and {}; the first {MAX_FINDINGS_PER_RULE} \
+                 findings of this rule are listed one by one.",
+                self.more, span.start, span.end
+            ),
+        ))
     }
 }
 
@@ -142,6 +200,9 @@ pub(crate) fn is_benign(c: char, count: usize, prev: Option<char>, next: Option<
 pub(crate) struct Grouper {
     group: Option<HiddenGroup>,
     out: Vec<Hidden>,
+    cap: Cap,
+    /// The rule of the first group held back by the cap.
+    held_back: Option<&'static str>,
 }
 
 impl Grouper {
@@ -161,11 +222,11 @@ impl Grouper {
         if self.group.as_ref().is_some_and(|g| g.class != class)
             && let Some(done) = self.group.take()
         {
-            self.out.push(done.into_hidden());
+            self.push(done);
         }
         let g = self.group.get_or_insert_with(|| HiddenGroup {
             class,
-            runs: Vec::new(),
+            span: run.clone(),
             count: 0,
             tag_text: String::new(),
             tag_chars: 0,
@@ -180,19 +241,32 @@ impl Grouper {
                 }
             }
         }
-        g.runs.push(run);
+        g.span.end = run.end;
     }
 
     /// Whitespace: the word, and the group, end.
     pub(crate) fn word_break(&mut self) {
         if let Some(done) = self.group.take() {
+            self.push(done);
+        }
+    }
+
+    fn push(&mut self, done: HiddenGroup) {
+        if self.cap.admit(done.span.clone(), done.count) {
             self.out.push(done.into_hidden());
+        } else {
+            self.held_back.get_or_insert(done.class.rule());
         }
     }
 
     /// The findings, in order.
     pub(crate) fn finish(mut self) -> Vec<Hidden> {
         self.word_break();
+        if let Some(rule) = self.held_back
+            && let Some(finding) = self.cap.summary(rule, "invisible characters removed")
+        {
+            self.out.push(Hidden { finding });
+        }
         self.out
     }
 }

@@ -2,8 +2,10 @@
 //!
 //! **Input side — demarcation, then detection.** Untrusted text (ticket titles, bodies,
 //! history, tool results) is *fenced*: wrapped in BEGIN/END marker lines that say it is
-//! untrusted data. Every copy of the marker inside the text is removed first, in every form a
-//! model could read as the marker, so the text cannot close the fence and write outside it.
+//! untrusted data. Every passage that a model could read as a marker (look-alike letters,
+//! separators and controls inside the words, leet, other closing forms) is neutralised first,
+//! every line break becomes `\n` and control characters are removed, so the text cannot close
+//! the fence and write outside it ([the fence contract](#the-fence-contract)).
 //! Injection-shaped text is *recorded* as NOTICE findings with spans; detection never blocks.
 //!
 //! **Output side — screening before the human gate.** A drafted reply is screened for
@@ -138,13 +140,39 @@
 //!   (1 MiB by default) with an error rather than truncating.
 //! - User rule files are untrusted too: patterns are compiled with size limits, and every
 //!   problem is an [`Error`] naming the file, line and rule id.
-//! - The fence guarantees the *structure* of the prompt (one BEGIN line, one END line, no
-//!   marker inside in any form the normalised view folds together). It cannot make a model
-//!   obey the label; that is why injection-shaped text is also recorded.
+//! - The fence guarantees the *structure* of the prompt: one BEGIN line, one END line, and
+//!   between them the contract below. It cannot make a model obey the label; that is why
+//!   injection-shaped text is also recorded.
 //! - Detection is keyword-based and records NOTICEs only: it is a trace, not a verdict.
 //! - Screening runs *before* the human approval gate, never instead of it.
 //! - Nothing a finding, report, error or `Debug` output carries contains a matched secret: at
 //!   most the first four characters and the length.
+//!
+//! # The fence contract
+//!
+//! The interior is read through one *reading skeleton*: per character NFKD; controls, format
+//! characters, combining marks and unassigned code points dropped (they do not end a word);
+//! letters read as the Latin letter they imitate (Unicode's confusables, `decancer`'s wider
+//! table: Cherokee, Lisu, small capitals, stroke and turned letters, enclosed letters...);
+//! lowercase, `l` read as `i`, the leet digits and symbols `0 1 3 4 5 7 $ @` as letters; only
+//! letters and digits kept. A skeleton letter starts a word when the visible character before
+//! it gave no letter (or gave letters of another script). Then, for a fence labelled `L`:
+//!
+//! 1. no passage of the interior (lines joined, so a marker split over lines counts) has a
+//!    skeleton holding `enduntrusted`, `beginuntrusted`, `untrusted`+`L`, `end`+`L` or
+//!    `begin`+`L` from a word start, or `L`+`end` / `L`+`begin` as a whole word; such passages
+//!    are neutralised (their marker words removed) and reported as `fence_marker` NOTICEs with
+//!    spans into the original text, in one linear pass, to a fixpoint (fencing the interior
+//!    again changes nothing). [`Fence::find_marker`] checks this;
+//! 2. every line break is `\n`: CR, VT, FF, the file/group/record separators, NEL, U+2028 and
+//!    U+2029 become `\n` (reported as `hidden_text`), CRLF becomes one `\n` silently;
+//! 3. control characters other than `\n` and `\t` (NUL, ESC, DEL, C1, U+FFFC) are removed and
+//!    reported as `hidden_text`, as are invisible characters (zero-width, bidi, TAG, stray
+//!    variation selectors);
+//! 4. ordinary text keeps every letter: "the end of my untrusted router's warranty", "please
+//!    END my subscription", `[[ ]]` and `【urgent】` pass unchanged;
+//! 5. time and memory are linear in the text: no input costs more than a small factor of
+//!    prose (`docs/fence.md` has the measurements).
 //!
 //! # Crate features
 //!
