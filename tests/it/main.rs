@@ -6,7 +6,9 @@ mod architecture;
 mod browser;
 #[cfg(feature = "cli")]
 mod cli;
+#[cfg(feature = "cli")]
 mod cli_jsonl;
+#[cfg(feature = "cli")]
 mod cli_policy;
 mod credentials;
 mod detection_sets;

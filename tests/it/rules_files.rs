@@ -92,7 +92,7 @@ fn bad_rule_files_name_file_line_and_rule() {
         ),
         (
             rule(&format!("pattern = 'refund'\n{ok_examples}"))
-                + &rule(&format!("pattern = 'refund'\n{ok_examples}")),
+                + rule(&format!("pattern = 'refund'\n{ok_examples}")).as_str(),
             "mine.toml:11: rule mine.sample-rule: duplicate id (first defined at mine.toml:1)",
         ),
         (
