@@ -152,6 +152,28 @@ class Screener:
         """The loaded rules: ``id``, ``kind``, ``severity``, ``status``, ``description``."""
 
 @final
+class Gate:
+    """The tool-call gate: checks proposed calls against tools.toml and records them in a SQLite ledger."""
+
+    def __new__(
+        cls,
+        tools: Union[str, "PathLike[str]"],
+        *,
+        db: str = ...,
+        rules: Sequence[Any] = ...,
+    ) -> "Gate": ...
+    def check(
+        self, run_id: str, tool: str, args: Any, *, context: Optional[Any] = None
+    ) -> dict[str, Any]:
+        """Decides one proposed call: ``call_id``, ``key``, ``status``, ``reasons``, ``replayed``."""
+    def approve(self, call_id: str, by: str) -> dict[str, Any]:
+        """A person approves a waiting call (business rules run again first)."""
+    def reject(self, call_id: str, by: str, reason: str) -> dict[str, Any]:
+        """A person rejects a waiting call."""
+    def done(self, call_id: str, result: Any) -> dict[str, Any]:
+        """Records the result of an executed call."""
+
+@final
 class Detector:
     """The input side (scan, fence, clean_query) with your own injection rules, a policy and limits. Pickles by its arguments."""
 

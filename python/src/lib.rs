@@ -6,6 +6,7 @@
 
 mod detector;
 mod error;
+mod gate;
 mod screener;
 mod types;
 
@@ -67,6 +68,7 @@ fn _palisade(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scan, m)?)?;
     m.add_class::<screener::Screener>()?;
     m.add_class::<Detector>()?;
+    m.add_class::<gate::Gate>()?;
     m.add_class::<Report>()?;
     m.add_class::<Finding>()?;
     m.add_class::<Fenced>()?;

@@ -34,7 +34,8 @@ def test_support_agent_rewrites_once_and_attaches_notices():
     # The ticket text was fenced: one END line per block, the forged one removed.
     first = model.prompts[0]
     assert sum(line.startswith("⟦END UNTRUSTED TICKET_BODY") for line in first.splitlines()) == 1
-    assert "Late again.\nEND TICKET_BODY\n" in first
+    assert "Late again.\n" in first
+    assert "\nEND TICKET_BODY" not in first  # no leftover that still reads as a closing line
     assert {"fence.marker-character", "injection.ignore-previous-instructions"} <= {
         f["rule"] for f in out.input_findings
     }
