@@ -18,7 +18,8 @@
 //! learned scorer's training script puts in that half (a hash of the text), so figures for a
 //! trained model are taken on text it never saw. Malformed lines are reported on stderr with
 //! their file and line number (and counted in the output); they make the exit status 1.
-//! `--no-learned` turns the learned scorer off, to see what the rules alone find.
+//! The learned scorer is on here (it is opt-in in the library); `--no-learned` turns it off,
+//! to see what the rules and disguised phrases alone find.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{self, Write};
@@ -197,8 +198,8 @@ fn run(dir: &Path, opts: &Options) -> io::Result<ExitCode> {
     for f in &opts.rules {
         builder = builder.rules_file(f);
     }
-    if opts.no_learned {
-        builder = builder.without_learned_scorer();
+    if !opts.no_learned {
+        builder = builder.with_learned_scorer();
     }
     let detector = builder
         .build()

@@ -261,6 +261,12 @@ impl<T> Builder<T> {
         out
     }
 
+    /// Undoes every `disable` of a code rule (one its client turns off by default).
+    pub(crate) fn enable_code_rule(mut self, id: &str) -> Self {
+        self.disabled.retain(|d| d != id);
+        self
+    }
+
     /// Whether `disable` named `id` (for the client's findings made in code).
     pub(crate) fn is_disabled(&self, id: &str) -> bool {
         self.disabled.iter().any(|d| d == id)
