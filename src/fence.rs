@@ -449,23 +449,18 @@ impl Markers {
     /// The first passage of `text` whose skeleton holds a pattern at a word start.
     fn find_in(&self, text: &str) -> Option<Range<usize>> {
         let skel = Skeleton::new(text);
-        let folded = skel.as_str().as_bytes();
-        let chars = skel.chars();
-        for (k, c) in chars.iter().enumerate() {
-            if !c.word_start {
-                continue;
-            }
+        let folded = skel.as_bytes();
+        for at in (0..folded.len()).filter(|&at| skel.is_word_start(at)) {
             for p in &self.patterns {
-                let end = c.at + p.letters.len();
-                if folded.get(c.at..end) != Some(&p.letters[..]) {
+                let end = at + p.letters.len();
+                if folded.get(at..end) != Some(&p.letters[..]) {
                     continue;
                 }
                 // The pattern is ASCII, so `end` is the start of the char after it, if any.
-                let next = chars[k..].iter().find(|n| n.at >= end);
-                if p.word_end && next.is_some_and(|n| !n.word_start) {
+                if p.word_end && end < folded.len() && !skel.is_word_start(end) {
                     continue;
                 }
-                return Some(skel.to_original(c.at..end));
+                return Some(skel.to_original(at..end));
             }
         }
         None

@@ -58,7 +58,7 @@ pub(crate) fn obfuscated_phrase(text: &str) -> Option<Finding> {
     let phrases = &*PHRASES;
     let automaton = phrases.automaton.as_ref()?;
     let skeleton = Skeleton::new(text);
-    let folded = skeleton.as_str();
+    let folded = skeleton.as_bytes();
     for m in automaton.find_iter(folded) {
         let ends_word = m.end() == folded.len() || skeleton.is_word_start(m.end());
         if !skeleton.is_word_start(m.start()) || !ends_word {

@@ -41,7 +41,7 @@
 
 mod table;
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::ops::Range;
 
 use unicode_normalization::char::{decompose_compatible, is_combining_mark};
@@ -331,19 +331,12 @@ impl Prev {
     }
 }
 
-/// One character of the skeleton.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct SkelChar {
-    /// Byte offset in the folded string.
-    pub(crate) at: usize,
-    /// The original character it came from (several skeleton characters can share one).
-    pub(crate) orig_start: usize,
-    pub(crate) orig_end: usize,
-    /// The previous visible character gave no letter or digit.
-    pub(crate) word_start: bool,
-}
-
 /// The reading skeleton of a text, with a map back to the original.
+///
+/// Stored per byte of the folded string (no per-character records): whether a word starts
+/// there, and, built only when a match asks for it, the offset of the original character it
+/// came from. Built for every text the detector reads, so plain ASCII bytes take a table
+/// lookup, two stores and no branch.
 ///
 /// ```ignore
 /// let s = Skeleton::new("Ｅ N\u{200B}D-uNTRU5TED");
@@ -353,47 +346,183 @@ pub(crate) struct SkelChar {
 #[derive(Debug, Clone)]
 pub(crate) struct Skeleton<'a> {
     original: &'a str,
-    folded: String,
-    chars: Vec<SkelChar>,
+    /// Lowercase letters and digits, UTF-8 (whole characters are pushed).
+    folded: Vec<u8>,
+    /// For each byte of `folded`: the first byte of a character that starts a word.
+    word_start: Vec<bool>,
+    /// For each byte of `folded`, the byte offset of the original character it came from
+    /// (several folded bytes can share one); built on the first [`Skeleton::to_original`].
+    origin: OnceCell<Vec<usize>>,
+}
+
+/// The folded bytes, word starts and (when asked for) origins of a text.
+struct Fold {
+    folded: Vec<u8>,
+    word_start: Vec<bool>,
+    origin: Option<Vec<usize>>,
+}
+
+impl Fold {
+    fn run(original: &str, with_origin: bool) -> Fold {
+        let mut s = Fold {
+            folded: Vec::with_capacity(original.len()),
+            word_start: Vec::with_capacity(original.len()),
+            origin: with_origin.then(|| Vec::with_capacity(original.len())),
+        };
+        let bytes = original.as_bytes();
+        let mut prev = Prev::Separator;
+        let mut i = 0;
+        if original.is_ascii() {
+            s.push_ascii(bytes, &mut i, &mut prev);
+            return s;
+        }
+        with_reader(|reader| {
+            while i < bytes.len() {
+                s.push_ascii(bytes, &mut i, &mut prev);
+                let Some(c) = original.get(i..).and_then(|rest| rest.chars().next()) else {
+                    break;
+                };
+                match reader.read(c) {
+                    Reading::Dropped => {}
+                    Reading::Separator => prev = Prev::Separator,
+                    Reading::Letters(l) => {
+                        for x in l.as_str().chars() {
+                            let at = s.folded.len();
+                            let mut utf8 = [0; 4];
+                            s.folded
+                                .extend_from_slice(x.encode_utf8(&mut utf8).as_bytes());
+                            s.word_start.resize(s.folded.len(), false);
+                            s.word_start[at] = prev.starts_word(x);
+                            if let Some(origin) = &mut s.origin {
+                                origin.resize(s.folded.len(), i);
+                            }
+                            prev = Prev::of(x);
+                        }
+                    }
+                }
+                i += c.len_utf8();
+            }
+        });
+        s
+    }
+
+    /// Folds the ASCII bytes from `*i` up to the next non-ASCII byte (or the end).
+    ///
+    /// Every byte writes its slot and only a letter advances the output, with no branch per
+    /// byte: this loop is most of the cost of reading plain text through the skeleton.
+    #[inline]
+    fn push_ascii(&mut self, bytes: &[u8], i: &mut usize, prev: &mut Prev) {
+        let from = *i;
+        let to = from + ascii_prefix_len(&bytes[from..]);
+        if to == from {
+            return;
+        }
+        let run = &bytes[from..to];
+        let base = self.folded.len();
+        let room = base + run.len();
+        self.folded.resize(room, 0);
+        self.word_start.resize(room, false);
+        let folded = &mut self.folded[base..room];
+        let word_start = &mut self.word_start[base..room];
+        // Without a dropped byte (an ASCII control) in the run, a letter starts a word exactly
+        // when the byte before it is not a letter: no state carried from byte to byte.
+        let mut after_letter = *prev == Prev::Ascii;
+        let mut dropped = false;
+        let mut n = 0;
+        for &b in run {
+            let r = ascii_reading(b);
+            let letter = r > ASCII_DROPPED;
+            folded[n] = r;
+            word_start[n] = !after_letter;
+            dropped |= r == ASCII_DROPPED;
+            after_letter = letter;
+            n += usize::from(letter);
+        }
+        let mut state = if after_letter { 1 } else { 0 };
+        if dropped {
+            // A dropped byte does not end a word: carry the state through.
+            state = match *prev {
+                Prev::Separator => 0,
+                Prev::Ascii => 1,
+                Prev::Other => 2,
+            };
+            n = 0;
+            for &b in run {
+                let r = ascii_reading(b);
+                folded[n] = r;
+                word_start[n] = state != 1;
+                let letter = r > ASCII_DROPPED;
+                state = if letter {
+                    1
+                } else if r == ASCII_SEPARATOR {
+                    0
+                } else {
+                    state
+                };
+                n += usize::from(letter);
+            }
+        }
+        self.folded.truncate(base + n);
+        self.word_start.truncate(base + n);
+        if let Some(origin) = &mut self.origin {
+            origin.extend((from..to).filter(|&j| ascii_reading(bytes[j]) > ASCII_DROPPED));
+        }
+        *prev = match state {
+            0 => Prev::Separator,
+            1 => Prev::Ascii,
+            _ => Prev::Other,
+        };
+        *i = to;
+    }
+}
+
+/// The length of the ASCII prefix of `bytes`, eight bytes at a time.
+fn ascii_prefix_len(bytes: &[u8]) -> usize {
+    let mut chunks = bytes.chunks_exact(8);
+    let mut len = 0;
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0x80; 8]));
+        let high = word & 0x8080_8080_8080_8080;
+        if high != 0 {
+            return len + (high.trailing_zeros() / 8) as usize;
+        }
+        len += 8;
+    }
+    len + chunks
+        .remainder()
+        .iter()
+        .position(|b| !b.is_ascii())
+        .unwrap_or(chunks.remainder().len())
 }
 
 impl<'a> Skeleton<'a> {
     /// Builds the skeleton of `original`.
     pub(crate) fn new(original: &'a str) -> Self {
-        let mut folded = String::with_capacity(original.len());
-        let mut chars = Vec::with_capacity(original.len());
-        let mut prev = Prev::Separator;
-        with_reader(|reader| {
-            for (i, c) in original.char_indices() {
-                match reader.read(c) {
-                    Reading::Dropped => {}
-                    Reading::Separator => prev = Prev::Separator,
-                    Reading::Letters(l) => {
-                        let end = i + c.len_utf8();
-                        for x in l.as_str().chars() {
-                            chars.push(SkelChar {
-                                at: folded.len(),
-                                orig_start: i,
-                                orig_end: end,
-                                word_start: prev.starts_word(x),
-                            });
-                            folded.push(x);
-                            prev = Prev::of(x);
-                        }
-                    }
-                }
-            }
-        });
+        let Fold {
+            folded, word_start, ..
+        } = Fold::run(original, false);
         Skeleton {
             original,
             folded,
-            chars,
+            word_start,
+            origin: OnceCell::new(),
         }
     }
 
+    fn origin(&self) -> &[usize] {
+        self.origin
+            .get_or_init(|| Fold::run(self.original, true).origin.unwrap_or_default())
+    }
+
     /// The folded string: lowercase letters and digits only.
-    pub(crate) fn as_str(&self) -> &str {
+    pub(crate) fn as_bytes(&self) -> &[u8] {
         &self.folded
+    }
+
+    /// The folded string as text.
+    pub(crate) fn as_str(&self) -> &str {
+        // Only whole characters are pushed.
+        std::str::from_utf8(&self.folded).unwrap_or("")
     }
 
     /// The text the skeleton was built from.
@@ -401,39 +530,36 @@ impl<'a> Skeleton<'a> {
         self.original
     }
 
-    /// Every skeleton character, in order.
-    pub(crate) fn chars(&self) -> &[SkelChar] {
-        &self.chars
-    }
-
-    /// The skeleton character starting at byte `at` of the folded string, if one does.
-    pub(crate) fn char_at(&self, at: usize) -> Option<&SkelChar> {
-        let i = self.chars.partition_point(|c| c.at < at);
-        self.chars.get(i).filter(|c| c.at == at)
-    }
-
     /// Whether a word starts at byte `at` of the folded string.
     pub(crate) fn is_word_start(&self, at: usize) -> bool {
-        self.char_at(at).is_some_and(|c| c.word_start)
+        self.word_start.get(at).copied().unwrap_or(false)
+    }
+
+    /// The end of the original character that gave folded byte `at`.
+    fn origin_end(&self, at: usize) -> usize {
+        let start = self.origin()[at];
+        start
+            + self
+                .original
+                .get(start..)
+                .and_then(|rest| rest.chars().next())
+                .map_or(0, char::len_utf8)
     }
 
     /// Maps a byte range of the folded string to the range of the original characters it
     /// came from (half-open, on char boundaries). An empty range maps to an empty range at
     /// the original position of the character it stands before.
     pub(crate) fn to_original(&self, range: Range<usize>) -> Range<usize> {
-        let first = self.chars.partition_point(|c| c.at < range.start);
         let start = self
-            .chars
-            .get(first)
-            .map_or(self.original.len(), |c| c.orig_start);
-        if range.end <= range.start {
+            .origin()
+            .get(range.start)
+            .copied()
+            .unwrap_or(self.original.len());
+        if range.end <= range.start || range.start >= self.folded.len() {
             return start..start;
         }
-        let last = self.chars.partition_point(|c| c.at < range.end);
-        match last.checked_sub(1).and_then(|l| self.chars.get(l)) {
-            Some(c) if last > first => start..c.orig_end.max(start),
-            _ => start..start,
-        }
+        let last = range.end.min(self.folded.len()) - 1;
+        start..self.origin_end(last).max(start)
     }
 }
 
@@ -490,8 +616,7 @@ mod tests {
     fn dropped_characters_do_not_end_a_word() {
         let s = Skeleton::new("E\u{0}N\u{200B}D\u{301} x");
         assert_eq!(s.as_str(), "endx");
-        let starts: Vec<bool> = s.chars().iter().map(|c| c.word_start).collect();
-        assert_eq!(starts, [true, false, false, true]);
+        assert_eq!(s.word_start, [true, false, false, true]);
     }
 
     /// Chinese and Japanese write Latin words between ideographs without a space.
@@ -499,8 +624,52 @@ mod tests {
     fn latin_after_another_script_starts_a_word() {
         let s = Skeleton::new("请END了");
         assert_eq!(s.as_str(), "请end了");
-        let starts: Vec<bool> = s.chars().iter().map(|c| c.word_start).collect();
+        let starts: Vec<bool> = s
+            .as_str()
+            .char_indices()
+            .map(|(at, _)| s.is_word_start(at))
+            .collect();
         assert_eq!(starts, [true, true, false, false, true]);
+    }
+
+    /// The per-character reference: each character read through the [`Reader`] alone.
+    fn reference(text: &str) -> (String, Vec<bool>, Vec<usize>) {
+        let (mut folded, mut starts, mut origin) = (String::new(), Vec::new(), Vec::new());
+        let mut prev = Prev::Separator;
+        with_reader(|reader| {
+            for (i, c) in text.char_indices() {
+                match reader.read(c) {
+                    Reading::Dropped => {}
+                    Reading::Separator => prev = Prev::Separator,
+                    Reading::Letters(l) => {
+                        for x in l.as_str().chars() {
+                            for k in 0..x.len_utf8() {
+                                starts.push(k == 0 && prev.starts_word(x));
+                                origin.push(i);
+                            }
+                            folded.push(x);
+                            prev = Prev::of(x);
+                        }
+                    }
+                }
+            }
+        });
+        (folded, starts, origin)
+    }
+
+    proptest::proptest! {
+        /// The ASCII run loops (with and without dropped bytes) agree with reading each
+        /// character on its own.
+        #[test]
+        fn fast_paths_agree_with_reading_each_char(
+            text in "[a-zA-Z0-9$@ _\\-\\n\\t\\x00\\x07\\x1b\\x7féЕ请ᴇ\u{200B}\u{301}]{0,40}"
+        ) {
+            let s = Skeleton::new(&text);
+            let (folded, starts, origin) = reference(&text);
+            proptest::prop_assert_eq!(s.as_str(), folded.as_str());
+            proptest::prop_assert_eq!(&s.word_start, &starts);
+            proptest::prop_assert_eq!(s.origin(), &origin[..]);
+        }
     }
 
     #[test]
