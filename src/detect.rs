@@ -15,6 +15,7 @@ use crate::normalize::Normalized;
 use crate::obfuscated::OBFUSCATED_RULE_ID;
 use crate::rules::{Builder, Checks, Profile, RuleSet, tidy};
 use crate::scorer::{InjectionScorer, LEARNED_RULE_ID};
+use crate::skeleton::Skeleton;
 
 /// The compiled input-side detector: injection rules, hidden text, fence-marker copies.
 ///
@@ -117,7 +118,7 @@ impl Detector {
         let (text, truncated) = self.limited(text)?;
         let mut findings = self.rule_findings(text, &|_| true);
         findings.extend(truncated);
-        self.add_learned(text, &mut findings);
+        self.add_learned(text, None, &mut findings);
         if !text.is_ascii() {
             findings.extend(hidden_text_findings(text).into_iter().map(|h| h.finding));
         }
@@ -127,12 +128,20 @@ impl Detector {
     /// The backstops for what no rule names: disguised spellings of known phrases (read
     /// through the skeleton), then the learned scorer. They speak only when no injection rule
     /// did, so a named rule (which says what it saw) is not repeated by a vaguer finding.
-    fn add_learned(&self, text: &str, findings: &mut Vec<Finding>) {
+    fn add_learned(
+        &self,
+        text: &str,
+        skeleton: Option<&Skeleton<'_>>,
+        findings: &mut Vec<Finding>,
+    ) {
         if findings.iter().any(|f| f.kind() == Kind::Injection) {
             return;
         }
         if self.inner.obfuscated
-            && let Some(f) = crate::obfuscated::obfuscated_phrase(text)
+            && let Some(f) = match skeleton {
+                Some(s) => crate::obfuscated::obfuscated_phrase(s),
+                None => crate::obfuscated::obfuscated_phrase(&Skeleton::new(text)),
+            }
         {
             findings.push(f);
             return;
@@ -173,11 +182,13 @@ impl Detector {
         let (text, truncated) = self.limited(text)?;
         // One view serves the removals and the rules.
         let view = Normalized::new(text);
-        let (cleaned, mut findings) = fence.clean(text);
+        // One skeleton serves the fence's test for marker words and the disguised phrases.
+        let skeleton = Skeleton::new(text);
+        let (cleaned, mut findings) = fence.clean_sharing(text, &skeleton);
         findings.extend(truncated);
         // Marker copies are reported by the removal itself; skip the rule that flags them.
         findings.extend(self.rule_findings_in(&view, &|k| k != Kind::FenceMarker));
-        self.add_learned(text, &mut findings);
+        self.add_learned(text, Some(&skeleton), &mut findings);
         Ok(Fenced::new(fence.wrap(&cleaned), tidy(findings)))
     }
 

@@ -286,9 +286,20 @@ impl Fence {
         self.markers.find_in(text)
     }
 
-    /// Cleans `text` for this fence: see [`clean_with`].
+    /// Cleans `text` for this fence: see [`clean_with`]. The detector goes through
+    /// [`clean_sharing`](Self::clean_sharing); tests compare the two.
+    #[cfg(test)]
     pub(crate) fn clean<'t>(&self, text: &'t str) -> (Cow<'t, str>, Vec<Finding>) {
         clean_with(text, &self.markers)
+    }
+
+    /// [`clean`](Self::clean) with the text's skeleton already built.
+    pub(crate) fn clean_sharing<'t>(
+        &self,
+        text: &'t str,
+        skeleton: &Skeleton<'_>,
+    ) -> (Cow<'t, str>, Vec<Finding>) {
+        clean::clean_with_skeleton(text, &self.markers, skeleton)
     }
 
     /// Wraps already-cleaned text.
@@ -477,6 +488,20 @@ pub(crate) fn clean_query(text: &str) -> (Cow<'_, str>, Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The detector's shortcut through a shared skeleton cleans exactly as the pass does.
+        #[test]
+        fn cleaning_with_a_shared_skeleton_agrees(
+            text in "(END|UNTRUSTED|TICKET_BODY|ᴜɴᴛʀᴜꜱᴛᴇᴅ|Ｅ|ǝ|5|⟦|⟧|\r\n|\r|\u{2028}|\u{0}|\u{200B}|é|请|☹\u{FE0F}|\u{FE0F}|👨\u{200D}👩|\u{200D}|[a-z ]{1,8}|\n){0,12}"
+        ) {
+            let fence = Fence::new("TICKET_BODY").unwrap_or_else(|e| unreachable!("{e}"));
+            let (a, fa) = fence.clean(&text);
+            let (b, fb) = fence.clean_sharing(&text, &Skeleton::new(&text));
+            proptest::prop_assert_eq!(a, b);
+            proptest::prop_assert_eq!(fa, fb);
+        }
+    }
 
     fn cleaned(s: &str) -> String {
         Fence::new("TICKET_BODY")

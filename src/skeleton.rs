@@ -94,6 +94,14 @@ impl Letters {
     fn is_empty(&self) -> bool {
         self.len == 0
     }
+
+    fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+
+    fn is_ascii(&self) -> bool {
+        self.as_bytes().is_ascii()
+    }
 }
 
 /// [`ascii_reading`]'s code for a separator.
@@ -385,6 +393,17 @@ impl Fold {
                 match reader.read(c) {
                     Reading::Dropped => {}
                     Reading::Separator => prev = Prev::Separator,
+                    Reading::Letters(l) if l.is_ascii() => {
+                        // Latin letters (accented letters, look-alikes): no decoding.
+                        for &b in l.as_bytes() {
+                            s.word_start.push(prev != Prev::Ascii);
+                            s.folded.push(b);
+                            if let Some(origin) = &mut s.origin {
+                                origin.push(i);
+                            }
+                            prev = Prev::Ascii;
+                        }
+                    }
                     Reading::Letters(l) => {
                         for x in l.as_str().chars() {
                             let at = s.folded.len();

@@ -8,8 +8,8 @@ use super::{Markers, SENTINELS};
 use crate::byte_class::{self, GROUP};
 use crate::finding::{Finding, Kind, Severity};
 use crate::hidden_text::{Cap, Grouper, control_finding, is_benign, line_break_finding};
-use crate::normalize::invisible;
-use crate::skeleton::{self, Prev, Reading};
+use crate::normalize::{invisible, non_ascii_chars};
+use crate::skeleton::{self, Prev, Reading, Skeleton};
 
 /// Removes from `text` everything a fence must not contain and reports each removal.
 /// Idempotent: cleaning the result again removes nothing. Text with nothing to remove comes
@@ -20,6 +20,52 @@ pub(super) fn clean_with<'t>(text: &'t str, markers: &Markers) -> (Cow<'t, str>,
         return (Cow::Borrowed(text), Vec::new());
     }
     Cleaner::new(text, markers).run()
+}
+
+/// [`clean_with`] for a caller that already has the text's skeleton (the detector builds one
+/// for its own phrases): text with nothing to remove and no needed word in its skeleton comes
+/// back borrowed without the pass, whatever its script.
+pub(super) fn clean_with_skeleton<'t>(
+    text: &'t str,
+    markers: &Markers,
+    skeleton: &Skeleton<'_>,
+) -> (Cow<'t, str>, Vec<Finding>) {
+    let folded = skeleton.as_bytes();
+    let no_word = || {
+        !markers
+            .needed
+            .iter()
+            .any(|w| memchr::memmem::find(folded, &w.word).is_some())
+    };
+    if nothing_to_remove(text) && no_word() {
+        return (Cow::Borrowed(text), Vec::new());
+    }
+    Cleaner::new(text, markers).run()
+}
+
+/// Whether the pass would remove or rewrite no character of `text` (a marker aside).
+fn nothing_to_remove(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    if text.is_ascii() {
+        return plain_ascii(bytes);
+    }
+    bytes
+        .iter()
+        .all(|&b| b >= 0x80 || (0x20..0x7F).contains(&b) || b == b'\n' || b == b'\t')
+        && non_ascii_chars(text).all(|(at, c)| {
+            if invisible(c).is_some() {
+                // Kept only alone and benign (an emoji's variation selector, a joiner
+                // between emoji), as the pass judges it.
+                let prev = text[..at].chars().next_back();
+                let next = text[at + c.len_utf8()..].chars().next();
+                let alone = prev.is_none_or(|p| invisible(p).is_none())
+                    && next.is_none_or(|n| invisible(n).is_none());
+                return alone && is_benign(c, 1, prev, next.filter(|&n| !removed_or_rewritten(n)));
+            }
+            !(SENTINELS.contains(&c)
+                || skeleton::is_other_line_break(c)
+                || skeleton::is_removed_control(c))
+        })
 }
 
 /// ASCII with no byte the cleaning changes (controls other than tab and newline, CR).
