@@ -356,26 +356,35 @@ pub(crate) struct Skeleton<'a> {
     original: &'a str,
     /// Lowercase letters and digits, UTF-8 (whole characters are pushed).
     folded: Vec<u8>,
-    /// For each byte of `folded`: the first byte of a character that starts a word.
-    word_start: Vec<bool>,
-    /// For each byte of `folded`, the byte offset of the original character it came from
-    /// (several folded bytes can share one); built on the first [`Skeleton::to_original`].
-    origin: OnceCell<Vec<usize>>,
+    /// Word starts and origins, built on the first question about them: a search over
+    /// `folded` needs neither, and most texts give it nothing to ask about.
+    maps: OnceCell<Maps>,
 }
 
-/// The folded bytes, word starts and (when asked for) origins of a text.
+/// Per byte of the folded string: where it came from and whether a word starts there.
+#[derive(Debug, Clone, Default)]
+struct Maps {
+    /// The first byte of a character that starts a word.
+    word_start: Vec<bool>,
+    /// The byte offset of the original character it came from (several folded bytes can
+    /// share one).
+    origin: Vec<usize>,
+}
+
+/// The folded bytes of a text and, when asked for, their maps.
 struct Fold {
     folded: Vec<u8>,
-    word_start: Vec<bool>,
-    origin: Option<Vec<usize>>,
+    maps: Option<Maps>,
 }
 
 impl Fold {
-    fn run(original: &str, with_origin: bool) -> Fold {
+    fn run(original: &str, with_maps: bool) -> Fold {
         let mut s = Fold {
             folded: Vec::with_capacity(original.len()),
-            word_start: Vec::with_capacity(original.len()),
-            origin: with_origin.then(|| Vec::with_capacity(original.len())),
+            maps: with_maps.then(|| Maps {
+                word_start: Vec::with_capacity(original.len()),
+                origin: Vec::with_capacity(original.len()),
+            }),
         };
         let bytes = original.as_bytes();
         let mut prev = Prev::Separator;
@@ -396,10 +405,10 @@ impl Fold {
                     Reading::Letters(l) if l.is_ascii() => {
                         // Latin letters (accented letters, look-alikes): no decoding.
                         for &b in l.as_bytes() {
-                            s.word_start.push(prev != Prev::Ascii);
                             s.folded.push(b);
-                            if let Some(origin) = &mut s.origin {
-                                origin.push(i);
+                            if let Some(maps) = &mut s.maps {
+                                maps.word_start.push(prev != Prev::Ascii);
+                                maps.origin.push(i);
                             }
                             prev = Prev::Ascii;
                         }
@@ -410,10 +419,10 @@ impl Fold {
                             let mut utf8 = [0; 4];
                             s.folded
                                 .extend_from_slice(x.encode_utf8(&mut utf8).as_bytes());
-                            s.word_start.resize(s.folded.len(), false);
-                            s.word_start[at] = prev.starts_word(x);
-                            if let Some(origin) = &mut s.origin {
-                                origin.resize(s.folded.len(), i);
+                            if let Some(maps) = &mut s.maps {
+                                maps.word_start.resize(s.folded.len(), false);
+                                maps.word_start[at] = prev.starts_word(x);
+                                maps.origin.resize(s.folded.len(), i);
                             }
                             prev = Prev::of(x);
                         }
@@ -440,58 +449,45 @@ impl Fold {
         let base = self.folded.len();
         let room = base + run.len();
         self.folded.resize(room, 0);
-        self.word_start.resize(room, false);
         let folded = &mut self.folded[base..room];
-        let word_start = &mut self.word_start[base..room];
-        // Without a dropped byte (an ASCII control) in the run, a letter starts a word exactly
-        // when the byte before it is not a letter: no state carried from byte to byte.
-        let mut after_letter = *prev == Prev::Ascii;
-        let mut dropped = false;
         let mut n = 0;
         for &b in run {
             let r = ascii_reading(b);
-            let letter = r > ASCII_DROPPED;
             folded[n] = r;
-            word_start[n] = !after_letter;
-            dropped |= r == ASCII_DROPPED;
-            after_letter = letter;
-            n += usize::from(letter);
-        }
-        let mut state = if after_letter { 1 } else { 0 };
-        if dropped {
-            // A dropped byte does not end a word: carry the state through.
-            state = match *prev {
-                Prev::Separator => 0,
-                Prev::Ascii => 1,
-                Prev::Other => 2,
-            };
-            n = 0;
-            for &b in run {
-                let r = ascii_reading(b);
-                folded[n] = r;
-                word_start[n] = state != 1;
-                let letter = r > ASCII_DROPPED;
-                state = if letter {
-                    1
-                } else if r == ASCII_SEPARATOR {
-                    0
-                } else {
-                    state
-                };
-                n += usize::from(letter);
-            }
+            n += usize::from(r > ASCII_DROPPED);
         }
         self.folded.truncate(base + n);
-        self.word_start.truncate(base + n);
-        if let Some(origin) = &mut self.origin {
-            origin.extend((from..to).filter(|&j| ascii_reading(bytes[j]) > ASCII_DROPPED));
+        if let Some(maps) = &mut self.maps {
+            Self::map_ascii(maps, bytes, from, to, *prev);
         }
-        *prev = match state {
-            0 => Prev::Separator,
-            1 => Prev::Ascii,
-            _ => Prev::Other,
-        };
+        // The last byte that is not dropped decides; a run of dropped bytes changes nothing.
+        match run
+            .iter()
+            .rev()
+            .map(|&b| ascii_reading(b))
+            .find(|&r| r != ASCII_DROPPED)
+        {
+            Some(ASCII_SEPARATOR) => *prev = Prev::Separator,
+            Some(_) => *prev = Prev::Ascii,
+            None => {}
+        }
         *i = to;
+    }
+
+    /// The maps of the ASCII run `from..to`: a dropped byte (an ASCII control) does not end
+    /// a word, a separator does.
+    fn map_ascii(maps: &mut Maps, bytes: &[u8], from: usize, to: usize, mut prev: Prev) {
+        for (j, &b) in bytes.iter().enumerate().take(to).skip(from) {
+            match ascii_reading(b) {
+                ASCII_SEPARATOR => prev = Prev::Separator,
+                ASCII_DROPPED => {}
+                _ => {
+                    maps.word_start.push(prev != Prev::Ascii);
+                    maps.origin.push(j);
+                    prev = Prev::Ascii;
+                }
+            }
+        }
     }
 }
 
@@ -517,20 +513,20 @@ fn ascii_prefix_len(bytes: &[u8]) -> usize {
 impl<'a> Skeleton<'a> {
     /// Builds the skeleton of `original`.
     pub(crate) fn new(original: &'a str) -> Self {
-        let Fold {
-            folded, word_start, ..
-        } = Fold::run(original, false);
         Skeleton {
             original,
-            folded,
-            word_start,
-            origin: OnceCell::new(),
+            folded: Fold::run(original, false).folded,
+            maps: OnceCell::new(),
         }
     }
 
+    fn maps(&self) -> &Maps {
+        self.maps
+            .get_or_init(|| Fold::run(self.original, true).maps.unwrap_or_default())
+    }
+
     fn origin(&self) -> &[usize] {
-        self.origin
-            .get_or_init(|| Fold::run(self.original, true).origin.unwrap_or_default())
+        &self.maps().origin
     }
 
     /// The folded string: lowercase letters and digits only.
@@ -551,7 +547,7 @@ impl<'a> Skeleton<'a> {
 
     /// Whether a word starts at byte `at` of the folded string.
     pub(crate) fn is_word_start(&self, at: usize) -> bool {
-        self.word_start.get(at).copied().unwrap_or(false)
+        self.maps().word_start.get(at).copied().unwrap_or(false)
     }
 
     /// The end of the original character that gave folded byte `at`.
@@ -635,7 +631,7 @@ mod tests {
     fn dropped_characters_do_not_end_a_word() {
         let s = Skeleton::new("E\u{0}N\u{200B}D\u{301} x");
         assert_eq!(s.as_str(), "endx");
-        assert_eq!(s.word_start, [true, false, false, true]);
+        assert_eq!(s.maps().word_start, [true, false, false, true]);
     }
 
     /// Chinese and Japanese write Latin words between ideographs without a space.
@@ -686,7 +682,7 @@ mod tests {
             let s = Skeleton::new(&text);
             let (folded, starts, origin) = reference(&text);
             proptest::prop_assert_eq!(s.as_str(), folded.as_str());
-            proptest::prop_assert_eq!(&s.word_start, &starts);
+            proptest::prop_assert_eq!(&s.maps().word_start, &starts);
             proptest::prop_assert_eq!(s.origin(), &origin[..]);
         }
     }
