@@ -223,7 +223,8 @@ fn square_label(inner: &[u8], v: &Words) -> bool {
         // `[customer_name]`, `[___]`
         return true;
     }
-    // At most six words, kept on the stack.
+    // At most six words, kept on the stack. A label's words are split at spaces only, not
+    // read as prose words (`rules::words`): `e.g.`, `#1` and `and/or` stay whole.
     let mut buf: [&[u8]; 6] = [&[]; 6];
     let mut n = 0;
     for w in inner.split(|&c| c == b' ').filter(|w| !w.is_empty()) {
