@@ -29,6 +29,8 @@ pub(crate) mod schema;
 mod set;
 #[cfg(test)]
 mod spec_rows;
+#[cfg(test)]
+pub(crate) mod testkit;
 mod token_run;
 mod vocabulary;
 mod words;
