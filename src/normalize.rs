@@ -649,7 +649,7 @@ fn build_owned(original: &str, fold: bool) -> Normalized<'_> {
     let ascii = bytes.is_ascii();
     // A piece per non-ASCII character and per ASCII stretch between them at most, reserved up
     // front: a vector that doubles its way there is copied whenever the allocator cannot grow
-    // it in place (four copies of a few KiB per 2 KiB non-ASCII ticket, some runs).
+    // it in place.
     let pieces = if ascii {
         Vec::new()
     } else {

@@ -29,6 +29,8 @@ pub(crate) mod schema;
 mod set;
 #[cfg(test)]
 mod spec_rows;
+#[cfg(test)]
+pub(crate) mod testkit;
 mod token_run;
 mod vocabulary;
 mod words;
@@ -51,7 +53,7 @@ pub use reference::PrefilterKind;
 pub use schema::Status;
 pub(crate) use set::RuleSet;
 pub(crate) use vocabulary::Vocabulary;
-pub(crate) use words::{WordTally, count_words, is_word_byte, next_word, prev_word};
+pub(crate) use words::{WordTally, count_words, is_word_byte, next_word, prev_word, words};
 
 /// Limits applied when compiling rule patterns. User rule files are untrusted input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

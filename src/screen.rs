@@ -5,6 +5,8 @@ mod context;
 pub(crate) mod context_defaults {
     pub use super::context::DEFAULT_MAX_WORDS;
 }
+#[cfg(test)]
+mod engine_tests;
 mod report;
 
 use std::sync::{Arc, LazyLock};

@@ -340,16 +340,26 @@ impl<T> Builder<T> {
         for list in vocabulary.lists() {
             let known = checks.get(&list.spec.check).map(|c| c.word_lists());
             let reason = match known {
-                None => Some(format!(
-                    "no check `{}` reads word lists here",
-                    list.spec.check
-                )),
+                None | Some([]) => {
+                    let with_lists: Vec<&str> = checks
+                        .names()
+                        .filter(|n| checks.get(n).is_some_and(|c| !c.word_lists().is_empty()))
+                        .collect();
+                    Some(format!(
+                        "no check `{}` reads word lists here (`check` may be: {})",
+                        list.spec.check,
+                        with_lists.join(", ")
+                    ))
+                }
                 Some(names) if !names.contains(&list.spec.list.as_str()) => Some(format!(
-                    "check `{}` has no word list `{}` (it has: {})",
+                    "check `{}` has no word list `{}` (`list` may be: {})",
                     list.spec.check,
                     list.spec.list,
                     names.join(", ")
                 )),
+                Some(_) if list.spec.words.iter().any(|w| w.trim().is_empty()) => {
+                    Some("`words` holds an empty word".to_owned())
+                }
                 Some(_) if list.spec.examples.is_empty() => {
                     Some("needs at least one entry in `examples`".to_owned())
                 }

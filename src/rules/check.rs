@@ -131,6 +131,9 @@ impl RuleCheck {
             anchor_words: code
                 .anchor_words()
                 .iter()
+                // An empty literal would be found everywhere (a word list may hold one; the
+                // builder reports it).
+                .filter(|w| !w.is_empty())
                 .map(|w| w.to_ascii_lowercase())
                 .collect(),
             needs_long_run: code.needs_long_run(),

@@ -108,12 +108,11 @@ impl CompiledRule {
 
     /// Whether the rule's pattern has an anchor and its lazy DFA is not built yet (no text this
     /// process screened has had the rule's anchor and a reason to confirm it). Building the DFA
-    /// of a large pattern costs a few million instructions, far more than looking for a few
-    /// keywords in a draft, so until then a short text without a keyword is passed over before
-    /// the DFA is asked for: the rule would report nothing on it anyway. A CLI that screens one
-    /// draft would otherwise build a DFA for every rule whose anchor occurs in it. (Once the DFA
-    /// exists, keywords are checked only after a match, which is cheaper: most anchors are
-    /// turned away within a few bytes.)
+    /// of a large pattern costs far more than looking for a few keywords in a draft, so until
+    /// then a short text without a keyword is passed over before the DFA is asked for: the rule
+    /// would report nothing on it anyway. A CLI that screens one draft would otherwise build a
+    /// DFA for every rule whose anchor occurs in it. (Once the DFA exists, keywords are checked
+    /// only after a match, which is cheaper: most anchors are turned away within a few bytes.)
     pub(super) fn dfa_pending(&self) -> bool {
         self.pattern
             .as_ref()

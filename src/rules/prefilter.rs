@@ -707,6 +707,42 @@ impl LiteralFilter {
         &self.literals[i]
     }
 
+    #[cfg(test)]
+    pub(crate) fn literal_count(&self) -> usize {
+        self.literals.len()
+    }
+
+    /// Every `(literal, start)` the filter must report in `hay`, by brute force, sorted: ASCII
+    /// case-insensitively with a newline taken for a space, and a literal looked for from its
+    /// first byte, a letter or digit, only where it starts a word.
+    #[cfg(test)]
+    pub(crate) fn brute_force_hits(&self, hay: &[u8]) -> Vec<(usize, usize)> {
+        let fold = |c: &u8| {
+            if *c == b'\n' {
+                b' '
+            } else {
+                c.to_ascii_lowercase()
+            }
+        };
+        let mut want = Vec::new();
+        for (i, l) in self.literals.iter().enumerate() {
+            let needs_start =
+                self.from[i] == Some(0) && l.first().is_some_and(u8::is_ascii_alphanumeric);
+            for at in 0..hay.len() {
+                let starts_word = at == 0 || !hay[at - 1].is_ascii_alphanumeric();
+                if !l.is_empty()
+                    && (!needs_start || starts_word)
+                    && hay
+                        .get(at..at + l.len())
+                        .is_some_and(|w| w.iter().map(fold).eq(l.iter().map(fold)))
+                {
+                    want.push((i, at));
+                }
+            }
+        }
+        want
+    }
+
     /// Whether hits may come out of order of start: a literal is looked for at every offset
     /// (a second pass), or by a suffix (reported where it starts, up to its length back).
     pub(crate) fn out_of_order(&self) -> bool {
@@ -798,7 +834,15 @@ impl LiteralFilter {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::LazyLock;
+
     use super::LiteralFilter;
+    use crate::rules::RuleSet;
+    use crate::rules::testkit::{embedded_set, stub_checks};
+
+    /// Every embedded rule (checks that report nothing in place of the client's: the literals
+    /// of their anchor words are tested by the client, see `testkit`).
+    static EMBEDDED: LazyLock<RuleSet> = LazyLock::new(|| embedded_set(&stub_checks()));
 
     /// Every `(literal, start)` by brute force, sorted.
     fn brute(literals: &[&str], hay: &str) -> Vec<(usize, usize)> {
@@ -974,34 +1018,8 @@ mod tests {
             picks in proptest::collection::vec((0usize..100_000, 0usize..12, proptest::bool::ANY), 1..10),
             glue in proptest::collection::vec("[a-z]{0,4}|[0-9 .:=_-]{0,3}|\n|é|—", 1..10),
         ) {
-            let set = crate::screen::Screener::builder()
-                .build_rule_set(false)
-                .unwrap();
-            let literals = &set.filter.fast().literals;
-            let mut text = String::new();
-            for (k, (pick, cut, upper)) in picks.iter().enumerate() {
-                let lit = &literals[pick % literals.len()];
-                let piece = String::from_utf8_lossy(&lit[..lit.len().saturating_sub(cut % 3)]);
-                text.push_str(&if *upper { piece.to_uppercase() } else { piece.into_owned() });
-                text.push_str(&glue[k % glue.len()]);
-            }
-            let hay = text.as_bytes();
-            let mut got = Vec::new();
-            set.filter.fast()
-                .for_each_hit(hay, &mut Vec::new(), |lit, at| got.push((lit, at)));
-            got.sort_unstable();
-            let mut want = Vec::new();
-            for (i, l) in literals.iter().enumerate() {
-                let needs_start = set.filter.fast().from[i] == Some(0) && l[0].is_ascii_alphanumeric();
-                for at in 0..hay.len() {
-                    if !l.is_empty()
-                        && (!needs_start || starts_word(hay, at))
-                        && hay.get(at..at + l.len()).is_some_and(|w| same_folded(w, l))
-                    {
-                        want.push((i, at));
-                    }
-                }
-            }
+            let (text, got, want) =
+                crate::rules::testkit::literal_hits_and_brute_force(&EMBEDDED, &picks, &glue);
             proptest::prop_assert_eq!(got, want, "{:?}", text);
         }
     }
@@ -1139,17 +1157,8 @@ mod tests {
     /// every-offset pass, which costs each text a test per byte, does not run for them.
     #[test]
     fn embedded_rules_need_no_every_offset_pass() {
-        let set = crate::screen::Screener::builder()
-            .build_rule_set(false)
-            .unwrap();
-        let dense: Vec<String> = set
-            .filter
-            .fast()
-            .anywhere_literals()
-            .into_iter()
-            .map(|i| String::from_utf8_lossy(set.filter.fast().literal(i)).into_owned())
-            .collect();
-        assert!(dense.is_empty(), "looked for at every offset: {dense:?}");
+        let literals = crate::rules::testkit::no_literal_needs_the_every_offset_pass(&EMBEDDED);
+        assert!(literals > 500, "{literals}");
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The engine's tests: precomputed tables, anchored confirmation against whole-text search,
-//! the prefilter's shortcuts, and checks at prefilter hits.
+//! and the prefilter's shortcuts. They load the embedded rule files with checks that report
+//! nothing (`testkit::stub_checks`); the screener runs the same harness with its checks.
 
 use super::anchor::{self, literal_anchor, parse_hir};
 use super::builtin;
@@ -8,31 +9,20 @@ use super::emit::*;
 use super::load::*;
 use super::nfa_code;
 use super::scan::*;
-use super::schema::{ExampleSpec, Status};
-use super::set::*;
+use super::testkit::{
+    confirmation_matches_on_mixed_examples, confirmation_matches_whole_text_search, embedded_set,
+    example_texts, no_finding_lost_without_a_long_run, picker, stub_checks,
+};
 use super::*;
 use crate::finding::Finding;
 use crate::normalize::Normalized;
-use crate::screen::Context;
 
-fn draft_checks() -> Checks {
-    crate::screen::checks::registry(&crate::rules::builtin_vocabulary(&[
-        "rules/draft-words.toml",
-    ]))
-}
-
-/// A rule file's rules, compiled with the draft checks; panics on any problem.
+/// A rule file's rules, compiled with `checks`; panics on any problem.
 fn load_ok(file: &str, source: &str, limits: &PatternLimits, checks: &Checks) -> Vec<CompiledRule> {
     let mut problems = Vec::new();
     let rules = load_file(file, source, limits, checks, |_| true, &mut problems);
     assert!(problems.is_empty(), "{problems:?}");
     rules
-}
-
-/// Every embedded rule, compiled with the draft checks.
-fn all_builtin(limits: &PatternLimits) -> Result<Vec<CompiledRule>, crate::Error> {
-    let files: Vec<&str> = BUILTIN_RULE_FILES.iter().map(|(f, _)| *f).collect();
-    builtin_rules(&files, limits, &draft_checks(), |_| true)
 }
 
 /// `(file, pattern)` of every embedded rule with a pattern, read from the TOML.
@@ -154,7 +144,7 @@ fn line_and_column() {
 fn every_builtin_pattern_compiles() {
     let limits = PatternLimits::default();
     for (file, source) in BUILTIN_RULE_FILES {
-        for rule in load_ok(file, source, &limits, &draft_checks()) {
+        for rule in load_ok(file, source, &limits, &stub_checks()) {
             if let Some(p) = &rule.pattern {
                 assert!(p.get().is_some(), "{}", rule.info.id);
                 assert!(p.dfa().is_some() || p.anchor.is_none(), "{}", rule.info.id);
@@ -167,8 +157,7 @@ fn every_builtin_pattern_compiles() {
 /// of token bytes, which clean prose does not have.
 #[test]
 fn unanchored_embedded_patterns_need_a_long_run() {
-    let limits = PatternLimits::default();
-    let set = RuleSet::new(all_builtin(&limits).unwrap()).unwrap();
+    let set = embedded_set(&stub_checks());
     let unanchored: Vec<&CompiledRule> = set
         .always_unanchored
         .iter()
@@ -194,37 +183,8 @@ fn unanchored_embedded_patterns_need_a_long_run() {
 /// exactly the findings of running each keyword-selected rule's regex over the whole view.
 #[test]
 fn anchored_confirmation_matches_whole_text_search() {
-    let limits = PatternLimits::default();
-    let set = RuleSet::new(all_builtin(&limits).unwrap()).unwrap();
-    let mut texts: Vec<String> = Vec::new();
-    for rule in set.rules() {
-        for ex in rule.examples.iter().chain(&rule.negative_examples) {
-            texts.push(ex.text().to_owned());
-        }
-    }
-    let joined_space = texts.join(" ");
-    let joined_line = texts.join("\n");
-    let glued = texts.concat();
-    texts.extend([joined_space, joined_line, glued]);
-    for fixture in [
-        include_str!("../../benches/fixtures/draft_dirty.txt"),
-        include_str!("../../benches/fixtures/ticket_unicode.txt"),
-        include_str!("../../benches/fixtures/marker_fragments.txt"),
-        include_str!("../../benches/fixtures/digits.txt"),
-    ] {
-        texts.push(fixture.to_owned());
-    }
-    let ctx = Context::example();
-    for text in &texts {
-        let view = Normalized::new(text);
-        let mut fast = Vec::new();
-        set.scan(&view, Some(&ctx), &|_| true, &mut fast);
-        assert_eq!(
-            sorted_keys(&fast),
-            whole_text_search(&set, &view, &ctx),
-            "on {text:?}"
-        );
-    }
+    let seen = confirmation_matches_whole_text_search(&embedded_set(&stub_checks()), None);
+    assert!(seen > 1000, "{seen} findings");
 }
 
 /// A text built so every confirmation runs to the end of one long line spends the budget;
@@ -244,7 +204,7 @@ examples = ["foo then zzz"]
 negative_examples = ["foo alone"]
 "#;
     let limits = PatternLimits::default();
-    let set = RuleSet::new(load_ok("t.toml", toml, &limits, &draft_checks())).unwrap();
+    let set = RuleSet::new(load_ok("t.toml", toml, &limits, &Checks::default())).unwrap();
     let rule = &set.rules()[0];
     assert!(rule.pattern.as_ref().unwrap().anchor.is_some());
     for tail in ["", " zzz", " zzz\nfoo zzz"] {
@@ -288,7 +248,7 @@ examples = ["say zqxwa now"]
 negative_examples = ["zqxwab"]
 "#;
     let limits = PatternLimits::default();
-    let set = RuleSet::new(load_ok("t.toml", toml, &limits, &draft_checks())).unwrap();
+    let set = RuleSet::new(load_ok("t.toml", toml, &limits, &Checks::default())).unwrap();
     let literals = |r: &CompiledRule| r.pattern.as_ref().unwrap().anchor.clone().unwrap().literals;
     let (long, short) = (literals(&set.rules()[0]), literals(&set.rules()[1]));
     assert_eq!(short, [b"zqxwa".to_vec()]);
@@ -337,7 +297,7 @@ examples = ["reveal your prompt"]
 negative_examples = ["reveal your order"]
 "#;
     let limits = PatternLimits::default();
-    let fresh = || RuleSet::new(load_ok("t.toml", toml, &limits, &draft_checks())).unwrap();
+    let fresh = || RuleSet::new(load_ok("t.toml", toml, &limits, &Checks::default())).unwrap();
     let scan = |set: &RuleSet, text: &str| {
         let mut out = Vec::new();
         set.scan(&Normalized::new(text), None, &|_| true, &mut out);
@@ -381,131 +341,22 @@ negative_examples = ["reveal your order"]
     assert!(!set.rules()[0].dfa_pending());
 }
 
-/// Every example and negative example of every rule in `set`.
-fn example_texts(set: &RuleSet) -> Vec<&str> {
-    set.rules()
-        .iter()
-        .flat_map(|r| r.examples.iter().chain(&r.negative_examples))
-        .map(ExampleSpec::text)
-        .collect()
-}
-
-/// A seeded pick below `n` (xorshift64): the same sequence on every machine.
-fn picker(mut seed: u64) -> impl FnMut(usize) -> usize {
-    move |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    }
-}
-
 /// The same comparison on texts glued together from rule examples at random (fixed seed),
 /// so literals land next to each other, inside words and at text edges.
 #[test]
 fn anchored_confirmation_matches_on_mixed_examples() {
-    let limits = PatternLimits::default();
-    let set = RuleSet::new(all_builtin(&limits).unwrap()).unwrap();
-    let pieces = example_texts(&set);
-    let glue = [
-        " ", "\n", "", ",", ".", "x", "_", "-", "=", ":", "\"", "'", "  ", "\t", "9", "é", "Zq",
-    ];
-    let mut next = picker(0x9E37_79B9_7F4A_7C15u64);
-    let ctx = Context::example();
-    for _ in 0..1000 {
-        let mut text = String::new();
-        for _ in 0..1 + next(4) {
-            text.push_str(glue[next(glue.len())]);
-            let piece = pieces[next(pieces.len())];
-            if next(4) == 0 {
-                text.push_str(&piece.to_ascii_uppercase());
-            } else {
-                text.push_str(piece);
-            }
-        }
-        let view = Normalized::new(&text);
-        let mut fast = Vec::new();
-        set.scan(&view, Some(&ctx), &|_| true, &mut fast);
-        assert_eq!(
-            sorted_keys(&fast),
-            whole_text_search(&set, &view, &ctx),
-            "on {text:?}"
-        );
-    }
+    let seen = confirmation_matches_on_mixed_examples(&embedded_set(&stub_checks()), None);
+    assert!(seen > 500, "{seen} findings");
 }
 
-/// `(span, rule, message)` of each finding, sorted.
-fn sorted_keys(findings: &[Finding]) -> Vec<(std::ops::Range<usize>, String, String)> {
-    let mut keys: Vec<_> = findings
-        .iter()
-        .map(|f| (f.span(), f.rule().to_owned(), f.message().to_owned()))
-        .collect();
-    keys.sort_by(|a, b| (a.0.start, a.0.end, &a.1, &a.2).cmp(&(b.0.start, b.0.end, &b.1, &b.2)));
-    keys
-}
-
-/// [`sorted_keys`] of every rule a keyword selects run over the whole view with its regex.
-fn whole_text_search(
-    set: &RuleSet,
-    view: &Normalized<'_>,
-    ctx: &Context,
-) -> Vec<(std::ops::Range<usize>, String, String)> {
-    let lower = view.as_str().to_ascii_lowercase();
-    let mut slow = Vec::new();
-    for rule in set.rules() {
-        let gate = rule.keywords.is_empty()
-            || rule
-                .keywords
-                .iter()
-                .any(|k| lower.contains(&k.to_ascii_lowercase()));
-        if rule.info.status != Status::Deprecated && gate {
-            run_rule(rule, view, Some(ctx), &mut slow);
-        }
-    }
-    sorted_keys(&slow)
-}
-
-/// Told whether the view has a long run of encoding bytes (as a screen tells it), the
-/// engine still finds what the whole-text search finds: on a text without one, its
-/// prefilter leaves out the literals only rules that need one use. The texts are rule
-/// examples broken up by a space every few characters, so credential anchors stay but most
-/// long runs do not.
+/// Told whether the view has a long run of encoding bytes, the engine still finds what the
+/// whole-text search finds (see `testkit::no_finding_lost_without_a_long_run`).
 #[test]
 fn texts_without_a_long_run_lose_no_finding() {
-    let limits = PatternLimits::default();
-    let set = RuleSet::new(all_builtin(&limits).unwrap()).unwrap();
-    assert!(set.filter_without_long_runs.is_some());
-    let pieces = example_texts(&set);
-    let mut next = picker(0x2545_F491_4F6C_DD1D);
-    let ctx = Context::example();
-    let (mut without, mut found) = (0, 0);
-    for _ in 0..1000 {
-        let mut text = String::new();
-        for _ in 0..1 + next(4) {
-            text.push(' ');
-            // A space every `cut` characters: below the long run's length, none is left.
-            let cut = 4 + next(30);
-            for (k, c) in pieces[next(pieces.len())].chars().enumerate() {
-                if k > 0 && k % cut == 0 {
-                    text.push(' ');
-                }
-                text.push(c);
-            }
-        }
-        let view = Normalized::new(&text);
-        let long_run = crate::decode::first_long_run(view.as_str().as_bytes()).is_some();
-        let mut fast = Vec::new();
-        set.scan_knowing(&view, Some(&ctx), &|_| true, Some(long_run), &mut fast);
-        assert_eq!(
-            sorted_keys(&fast),
-            whole_text_search(&set, &view, &ctx),
-            "on {text:?}"
-        );
-        without += usize::from(!long_run);
-        found += usize::from(!long_run && !fast.is_empty());
-    }
+    let (without, found) = no_finding_lost_without_a_long_run(&embedded_set(&stub_checks()), None);
+    // Fewer than with the screener's checks, which also report on these texts.
     assert!(
-        without > 400 && found > 200,
+        without > 400 && found > 120,
         "{without} texts without a long run, {found} with findings"
     );
 }
@@ -514,8 +365,7 @@ fn texts_without_a_long_run_lose_no_finding() {
 /// around that literal's occurrences agrees with looking in the whole text.
 #[test]
 fn keywords_near_anchor_hits_are_all_keywords() {
-    let limits = PatternLimits::default();
-    let set = RuleSet::new(all_builtin(&limits).unwrap()).unwrap();
+    let set = embedded_set(&stub_checks());
     let pieces: Vec<&str> = example_texts(&set)
         .into_iter()
         .chain([
@@ -564,160 +414,11 @@ fn keywords_near_anchor_hits_are_all_keywords() {
     assert!(near > 50 && far > 50, "{near} {far}");
 }
 
-/// A check with anchor literals reports at the prefilter's hits exactly what it reports
-/// finding its own starts: on texts glued at random (fixed seed) from `words`, and `glue`
-/// between them. Returns how many findings the texts had.
-fn check_at_prefilter_hits_matches_its_own_search(
-    check: &str,
-    words: &[&str],
-    glue: &[&str],
-) -> usize {
-    let limits = PatternLimits::default();
-    let set = RuleSet::new(all_builtin(&limits).unwrap()).unwrap();
-    let rules: Vec<&CompiledRule> = set
-        .rules()
-        .iter()
-        .filter(|r| r.check.as_ref().is_some_and(|c| c.name == check))
-        .collect();
-    assert!(!rules.is_empty());
-    let mut next = picker(0x2545_F491_4F6C_DD1Du64);
-    let ctx = Context::example();
-    let mut reported = 0;
-    for _ in 0..3000 {
-        let mut text = String::new();
-        for _ in 0..1 + next(12) {
-            text.push_str(words[next(words.len())]);
-            text.push_str(glue[next(glue.len())]);
-        }
-        let view = Normalized::new(&text);
-        let mut fast = Vec::new();
-        set.scan(
-            &view,
-            Some(&ctx),
-            &|r| r.check.as_ref().is_some_and(|c| c.name == check),
-            &mut fast,
-        );
-        let mut slow = Vec::new();
-        for rule in &rules {
-            run_rule(rule, &view, Some(&ctx), &mut slow);
-        }
-        let key = |f: &Finding| (f.span().start, f.span().end, f.message().to_owned());
-        let mut fast: Vec<_> = fast.iter().map(key).collect();
-        let mut slow: Vec<_> = slow.iter().map(key).collect();
-        fast.sort();
-        slow.sort();
-        reported += slow.len();
-        assert_eq!(fast, slow, "on {text:?}");
-    }
-    reported
-}
-
-/// `promise`: anchors in every letter case, inside longer words, after other anchors and
-/// overlapping them.
-#[test]
-fn promise_at_prefilter_hits_matches_every_word_start() {
-    let words = [
-        "we",
-        "will",
-        "ship",
-        "it",
-        "today",
-        "Today",
-        "TODAY",
-        "toDay",
-        "within",
-        "Within",
-        "24",
-        "hours",
-        "an",
-        "hour",
-        "bright",
-        "right",
-        "Right",
-        "away",
-        "straight",
-        "legend",
-        "end",
-        "of",
-        "day",
-        "EOD",
-        "eod",
-        "Eod",
-        "cob",
-        "COB",
-        "friday",
-        "Friday",
-        "by",
-        "guaranteed",
-        "unguaranteed",
-        "Promise",
-        "rest",
-        "assured",
-        "immediately",
-        "tomorrow",
-        "tonight",
-        "close",
-        "business",
-        "you'll",
-        "if",
-        "x",
-        ",",
-        ".",
-        "\n",
-    ];
-    let glue = [" ", " ", "", "\n", "-", "_", "é", "'"];
-    let reported = check_at_prefilter_hits_matches_its_own_search("promise", &words, &glue);
-    // The texts exercise the check, not only its silence.
-    assert!(reported > 300, "{reported}");
-}
-
-/// `placeholder`: brackets, X runs and underscores inside words, after them, in runs that
-/// reach into the next, and inside bracketed placeholders.
-#[test]
-fn placeholder_at_prefilter_hits_matches_its_own_search() {
-    let words = [
-        "[Your Name]",
-        "[",
-        "]",
-        "{first_name}",
-        "{{customer.name}}",
-        "{",
-        "}",
-        "<NAME>",
-        "<<name>>",
-        "<",
-        ">",
-        "XXXX",
-        "xxxx",
-        "Xx",
-        "XX",
-        "x",
-        "X",
-        "box",
-        "maxx",
-        "1234",
-        "____",
-        "__",
-        "_",
-        "__FIRST_NAME__",
-        "NAME",
-        "name",
-        "insert date",
-        "(https://a.example)",
-        "é",
-    ];
-    let glue = [" ", "", "", "-", "/", "_", "\n", "é", "x"];
-    let reported = check_at_prefilter_hits_matches_its_own_search("placeholder", &words, &glue);
-    assert!(reported > 1000, "{reported}");
-}
-
 /// Matches of patterns without a `secret` group are reported from the DFA's span without
 /// compiling the regex; the shortcut must agree with the compiled pattern's groups.
 #[test]
 fn secret_group_detection_agrees_with_the_regex() {
-    let set = crate::screen::Screener::builder()
-        .build_rule_set(false)
-        .unwrap();
+    let set = embedded_set(&stub_checks());
     let mut with_group = 0;
     for r in set.rules() {
         let Some(p) = &r.pattern else { continue };

@@ -60,6 +60,16 @@ impl Vocabulary {
             .collect()
     }
 
+    /// The words of `check`'s list `list` as written, for a list the check matches in the
+    /// letter case given ("Monday", "EOD").
+    pub(crate) fn words_as_written(&self, check: &str, list: &str) -> Vec<String> {
+        self.lists
+            .iter()
+            .filter(|l| l.spec.check == check && l.spec.list == list)
+            .flat_map(|l| l.spec.words.iter().cloned())
+            .collect()
+    }
+
     pub(crate) fn lists(&self) -> &[WordList] {
         &self.lists
     }

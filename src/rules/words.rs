@@ -192,6 +192,17 @@ pub(crate) fn is_word_byte(c: u8) -> bool {
     WORD_BYTE[usize::from(c)]
 }
 
+/// Every word of `b` (a maximal run of [`is_word_byte`] bytes), in order.
+pub(crate) fn words(b: &[u8]) -> impl Iterator<Item = Range<usize>> + '_ {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        let s = i + b.get(i..)?.iter().position(|&c| is_word_byte(c))?;
+        let e = s + b[s..].iter().take_while(|&&c| is_word_byte(c)).count();
+        i = e;
+        Some(s..e)
+    })
+}
+
 /// The word after `pos` (one space allowed before it); `None` at punctuation or the end.
 pub(crate) fn next_word(b: &[u8], pos: usize) -> Option<Range<usize>> {
     let mut s = pos;
@@ -229,6 +240,16 @@ mod tests {
             let want = c.is_ascii_alphanumeric() || c == b'\'' || c == b'-';
             assert_eq!(is_word_byte(c), want, "{c:#04x}");
         }
+    }
+
+    #[test]
+    fn words_are_runs_of_word_bytes() {
+        let text = "  jane's e-mail (dot) co.uk!";
+        let got: Vec<&str> = words(text.as_bytes()).map(|r| &text[r]).collect();
+        assert_eq!(got, ["jane's", "e-mail", "dot", "co", "uk"]);
+        assert_eq!(words(b"").count(), 0);
+        assert_eq!(words(b" .,").count(), 0);
+        assert_eq!(words(b"a").next(), Some(0..1));
     }
 
     #[test]

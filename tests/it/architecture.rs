@@ -125,6 +125,31 @@ fn no_module_imports_a_layer_above_it() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// The engine's tests, its test harness included, import nothing above the engine either:
+/// they load the embedded rules with checks that report nothing, and the screener runs the
+/// same harness with its checks (`src/screen/engine_tests.rs`).
+#[test]
+fn the_engine_and_its_tests_import_nothing_above_it() {
+    let mut files = vec![Path::new(ROOT).join("src/rules.rs")];
+    rust_files(&Path::new(ROOT).join("src/rules"), &mut files);
+    assert!(files.len() > 15, "{files:?}");
+    let rules = LAYERS.iter().find(|(n, _)| *n == "rules").unwrap().1;
+    let mut problems = Vec::new();
+    let mut edges = 0;
+    for file in &files {
+        let source = std::fs::read_to_string(file).unwrap();
+        for (line, target) in crate_paths(&blank_comments_and_literals(&source)) {
+            edges += 1;
+            let layer = LAYERS.iter().find(|(n, _)| *n == target).map(|(_, l)| *l);
+            if target != "rules" && layer.is_none_or(|l| l >= rules) {
+                problems.push(format!("{}:{line}: crate::{target}", file.display()));
+            }
+        }
+    }
+    assert!(edges > 10, "{edges} crate paths found: the scan is broken");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 /// The checker sees what it must: an upward path in code, not one in a test module, a comment
 /// or a string.
 #[test]

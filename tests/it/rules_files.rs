@@ -332,3 +332,93 @@ fn custom_kind_names_are_checked() {
     assert_eq!(Kind::parse("upsell_offer"), Kind::parse("upsell_offer"));
     assert_ne!(Kind::parse("upsell_offer"), Kind::parse("upsell_offers"));
 }
+
+/// The `promise` and `placeholder` checks read their words from `[[words]]` tables too: a rule
+/// file on disk (as `--rules` and policy files load it) adding a time word and a placeholder
+/// noun makes a draft that was clean get both findings.
+#[test]
+fn a_user_file_extends_the_promise_and_placeholder_words() {
+    let ctx = palisade::Context::new("6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f").unwrap();
+    let draft = "We'll ship it asap.\nPlease quote [ticket] when you reply.";
+    let found = |s: &Screener| -> Vec<(String, String)> {
+        let report = s.screen(&ctx, draft).unwrap();
+        report
+            .findings()
+            .iter()
+            .map(|f| (f.rule().to_owned(), draft[f.span()].to_owned()))
+            .collect()
+    };
+    assert_eq!(found(&Screener::new()), Vec::new());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("our-words.toml");
+    std::fs::write(
+        &path,
+        "# Our own words.\n\n\
+         [[words]]\ncheck = \"promise\"\nlist = \"times\"\nwords = [\"asap\"]\n\
+         examples = [\"We'll ship it asap.\"]\nnegative_examples = [\"Reply asap if you can.\"]\n\n\
+         [[words]]\ncheck = \"placeholder\"\nlist = \"nouns\"\nwords = [\"Ticket\"]\n\
+         examples = [\"Please quote [ticket] when you reply.\"]\n\
+         negative_examples = [\"Please quote your ticket when you reply.\"]\n",
+    )
+    .unwrap();
+    let extended = Screener::builder().rules_file(&path).build().unwrap();
+    assert_eq!(
+        found(&extended),
+        vec![
+            ("draft.promise".to_owned(), "We'll ship it asap".to_owned()),
+            ("draft.placeholder".to_owned(), "[ticket]".to_owned()),
+        ]
+    );
+    // The file's examples pass, and the embedded ones still do with it loaded.
+    let problems = Screener::builder().rules_file(&path).check_rules();
+    assert!(problems.is_empty(), "{problems:?}");
+}
+
+/// A `[[words]]` table naming a check without word lists, a list its check does not have, or
+/// an empty word is an error naming the file, the table's line and the value.
+#[test]
+fn bad_word_tables_name_file_line_and_value() {
+    let table = |check: &str, list: &str, word: &str| {
+        format!(
+            "# mine\n\n[[words]]\ncheck = \"{check}\"\nlist = \"{list}\"\nwords = [\"{word}\"]\n\
+             examples = [\"We will reply today.\"]\nnegative_examples = [\"Hello.\"]\n"
+        )
+    };
+    let err = |source: String| {
+        Screener::builder()
+            .rules_toml("mine.toml", source)
+            .build()
+            .unwrap_err()
+            .to_string()
+    };
+    let unknown_check = err(table("tone", "times", "asap"));
+    assert!(
+        unknown_check.starts_with(
+            "mine.toml:3: rule words tone.times: no check `tone` reads word lists here \
+             (`check` may be: "
+        ),
+        "{unknown_check}"
+    );
+    for check in ["intro_line", "placeholder", "promise"] {
+        assert!(unknown_check.contains(check), "{unknown_check}");
+    }
+    // A check that exists but reads no lists.
+    let no_lists = err(table("email", "times", "asap"));
+    assert!(
+        no_lists.starts_with("mine.toml:3: rule words email.times: no check `email`"),
+        "{no_lists}"
+    );
+    let unknown_list = err(table("promise", "deadlines", "asap"));
+    assert!(
+        unknown_list.starts_with(
+            "mine.toml:3: rule words promise.deadlines: check `promise` has no word list \
+             `deadlines` (`list` may be: guarantees, promises,"
+        ),
+        "{unknown_list}"
+    );
+    let empty = err(table("promise", "times", " "));
+    assert_eq!(
+        empty,
+        "mine.toml:3: rule words promise.times: `words` holds an empty word"
+    );
+}

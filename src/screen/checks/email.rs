@@ -25,6 +25,7 @@ use memchr::memmem;
 use regex::Regex;
 
 use super::Emit;
+use crate::rules::words;
 use crate::screen::Context;
 
 /// Longest local part (RFC 5321) and domain.
@@ -89,10 +90,12 @@ fn obfuscated(view: &str, ctx: Option<&Context>, emit: &mut Emit<'_>) {
         ) else {
             continue;
         };
-        let domain: String = domain
-            .as_str()
-            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
-            .filter(|l| !l.is_empty() && !l.eq_ignore_ascii_case("dot"))
+        // The labels are the domain's words (the pattern lets no apostrophe in), less the
+        // spoken or bracketed "dot"s between them.
+        let domain = domain.as_str();
+        let domain: String = words(domain.as_bytes())
+            .map(|w| &domain[w])
+            .filter(|l| !l.eq_ignore_ascii_case("dot"))
             .collect::<Vec<_>>()
             .join(".");
         let address = format!("{}@{domain}", local.as_str());

@@ -24,11 +24,14 @@ use crate::screen::Context;
 pub(crate) fn registry(vocabulary: &Vocabulary) -> Checks {
     Checks::default()
         .with("foreign_id", ForeignId)
-        .with("placeholder", Placeholder)
+        .with(
+            "placeholder",
+            Placeholder(placeholder::Words::from(vocabulary)),
+        )
         .with("intro_line", IntroLine(intro_line::Words::from(vocabulary)))
         .with("email", Email)
         .with("long_number", LongNumber)
-        .with("promise", Promise)
+        .with("promise", Promise(promise::Words::from(vocabulary)))
         .with("length", Length)
 }
 
@@ -57,13 +60,16 @@ impl Check for ForeignId {
 }
 
 #[derive(Debug)]
-struct Placeholder;
+struct Placeholder(placeholder::Words);
 impl Check for Placeholder {
     fn anchor_words(&self) -> Vec<String> {
         words(placeholder::ANCHOR_LITERALS)
     }
+    fn word_lists(&self) -> &'static [&'static str] {
+        placeholder::Words::LISTS
+    }
     fn run(&self, pass: &Pass<'_, '_>, emit: &mut Emit<'_>) {
-        placeholder::run(pass.text(), pass.anchors, emit);
+        placeholder::run(pass.text(), pass.anchors, &self.0, emit);
     }
 }
 
@@ -95,13 +101,16 @@ impl Check for LongNumber {
 }
 
 #[derive(Debug)]
-struct Promise;
+struct Promise(promise::Words);
 impl Check for Promise {
     fn anchor_words(&self) -> Vec<String> {
-        words(promise::ANCHOR_LITERALS)
+        self.0.anchor_words()
+    }
+    fn word_lists(&self) -> &'static [&'static str] {
+        promise::Words::LISTS
     }
     fn run(&self, pass: &Pass<'_, '_>, emit: &mut Emit<'_>) {
-        promise::run(pass.text(), pass.anchors, emit);
+        promise::run(pass.text(), pass.anchors, &self.0, emit);
     }
 }
 
@@ -142,7 +151,9 @@ mod tests {
 
     #[test]
     fn anchored_checks_have_words_to_look_for() {
-        let checks = registry(&Vocabulary::default());
+        let checks = registry(&crate::rules::builtin_vocabulary(&[
+            "rules/draft-words.toml",
+        ]));
         for name in ["promise", "placeholder"] {
             let words = checks.get(name).expect("registered").anchor_words();
             assert!(!words.is_empty(), "{name}");

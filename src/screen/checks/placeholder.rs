@@ -30,171 +30,54 @@ use std::ops::Range;
 use memchr::memchr3_iter;
 
 use super::Emit;
+use crate::rules::Vocabulary;
 
 /// The longest bracketed text considered a placeholder.
 const MAX_INNER: usize = 60;
 
-/// Words after which a bracketed text is an instruction to fill something in.
-const FILL_VERBS: &[&str] = &[
-    "insert", "enter", "add", "fill", "put", "type", "include", "replace", "specify", "paste",
-    "attach",
-];
+/// The word lists the check reads, from `[[words]]` tables with `check = "placeholder"` (the
+/// embedded ones are in `rules/draft-words.toml`): lower-cased, matched case-insensitively.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Words {
+    /// Words after which a bracketed text is an instruction to fill something in.
+    fill_verbs: Vec<String>,
+    /// The last word of a lowercase bracketed noun phrase that names a value to fill in.
+    nouns: Vec<String>,
+    /// Words that open a prose aside, not a label (`[the one from May]`).
+    determiners: Vec<String>,
+    /// Title Case or capitalised bracketed words that are editorial marks, not fill-ins.
+    editorial: Vec<String>,
+    /// Lowercase words allowed inside a Title Case label (`[Name of Customer]`).
+    small_words: Vec<String>,
+    /// HTML element names: `<BR>` and `<B>` are markup, not placeholders.
+    html_tags: Vec<String>,
+}
 
-/// The last word of a lowercase bracketed noun phrase that names a value to fill in.
-const NOUNS: &[&str] = &[
-    "name",
-    "names",
-    "date",
-    "dates",
-    "time",
-    "number",
-    "no",
-    "email",
-    "address",
-    "amount",
-    "id",
-    "link",
-    "url",
-    "phone",
-    "company",
-    "product",
-    "title",
-    "signature",
-    "code",
-    "price",
-    "total",
-    "reference",
-    "ref",
-    "customer",
-    "agent",
-    "recipient",
-    "city",
-    "country",
-    "details",
-    "info",
-    "here",
-    "value",
-    "day",
-    "month",
-    "year",
-    "team",
-    "department",
-    "sku",
-    "account",
-];
+impl Words {
+    /// The list names, as `[[words]]` tables give them.
+    pub(crate) const LISTS: &'static [&'static str] = &[
+        "fill_verbs",
+        "nouns",
+        "determiners",
+        "editorial",
+        "small_words",
+        "html_tags",
+    ];
+}
 
-/// Words that open a prose aside, not a label (`[the one from May]`).
-const DETERMINERS: &[&str] = &[
-    "the", "a", "an", "this", "that", "these", "those", "my", "his", "her", "their", "its", "our",
-    "which", "as", "see",
-];
-
-/// Title Case or capitalised bracketed words that are editorial marks, not fill-ins.
-const EDITORIAL: &[&str] = &[
-    "sic",
-    "redacted",
-    "removed",
-    "deleted",
-    "edit",
-    "edited",
-    "update",
-    "updated",
-    "note",
-    "solved",
-    "resolved",
-    "closed",
-    "open",
-    "fixed",
-    "done",
-    "info",
-    "tip",
-    "warning",
-    "important",
-    "ok",
-    "yes",
-    "no",
-    "new",
-    "external",
-    "urgent",
-    "fyi",
-    "bump",
-];
-
-/// Lowercase words allowed inside a Title Case label (`[Name of Customer]`).
-const SMALL_WORDS: &[&str] = &[
-    "of", "or", "and", "the", "a", "an", "to", "for", "if", "on", "in", "at", "by", "e.g.", "i.e.",
-    "etc", "here",
-];
-
-/// HTML element names: `<BR>` and `<B>` are markup, not placeholders.
-const HTML_TAGS: &[&str] = &[
-    "a",
-    "abbr",
-    "b",
-    "big",
-    "blockquote",
-    "body",
-    "br",
-    "button",
-    "caption",
-    "center",
-    "code",
-    "col",
-    "dd",
-    "del",
-    "div",
-    "dl",
-    "dt",
-    "em",
-    "font",
-    "footer",
-    "form",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "head",
-    "header",
-    "hr",
-    "html",
-    "i",
-    "img",
-    "input",
-    "ins",
-    "label",
-    "li",
-    "link",
-    "main",
-    "mark",
-    "meta",
-    "nav",
-    "ol",
-    "p",
-    "pre",
-    "q",
-    "s",
-    "section",
-    "small",
-    "span",
-    "strike",
-    "strong",
-    "style",
-    "sub",
-    "sup",
-    "table",
-    "tbody",
-    "td",
-    "tfoot",
-    "th",
-    "thead",
-    "title",
-    "tr",
-    "tt",
-    "u",
-    "ul",
-];
+impl From<&Vocabulary> for Words {
+    fn from(v: &Vocabulary) -> Self {
+        let list = |name: &str| v.words("placeholder", name);
+        Words {
+            fill_verbs: list("fill_verbs"),
+            nouns: list("nouns"),
+            determiners: list("determiners"),
+            editorial: list("editorial"),
+            small_words: list("small_words"),
+            html_tags: list("html_tags"),
+        }
+    }
+}
 
 /// The bytes a placeholder starts with, for the prefilter (which matches ASCII
 /// case-insensitively and reports a literal that starts with a letter only at word starts:
@@ -203,7 +86,7 @@ pub(crate) const ANCHOR_LITERALS: &[&[&str]] = &[&["[", "{", "<", "_", "x"]];
 
 /// Reports every placeholder in `view`; the note names its form. `anchors` are offsets where
 /// one may start, ascending (the prefilter's hits for [`ANCHOR_LITERALS`]); `None` finds them.
-pub(crate) fn run(view: &str, anchors: Option<&[usize]>, emit: &mut Emit<'_>) {
+pub(crate) fn run(view: &str, anchors: Option<&[usize]>, v: &Words, emit: &mut Emit<'_>) {
     let b = view.as_bytes();
     match anchors {
         Some(offsets) => {
@@ -213,12 +96,13 @@ pub(crate) fn run(view: &str, anchors: Option<&[usize]>, emit: &mut Emit<'_>) {
                     .copied()
                     .filter(move |&i| bytes.contains(&b[i]))
             };
-            run_at(b, with(b"[{<"), with(b"Xx_"), emit);
+            run_at(b, with(b"[{<"), with(b"Xx_"), v, emit);
         }
         None => run_at(
             b,
             memchr3_iter(b'[', b'{', b'<', b),
             memchr3_iter(b'X', b'x', b'_', b),
+            v,
             emit,
         ),
     }
@@ -231,6 +115,7 @@ fn run_at(
     b: &[u8],
     brackets: impl Iterator<Item = usize>,
     fills: impl Iterator<Item = usize>,
+    v: &Words,
     emit: &mut Emit<'_>,
 ) {
     // Ranges already reported, in order; X runs inside them are not reported again.
@@ -240,9 +125,9 @@ fn run_at(
             continue;
         }
         let hit = match b[i] {
-            b'[' => square(b, i),
+            b'[' => square(b, i, v),
             b'{' => curly(b, i),
-            _ => angle(b, i),
+            _ => angle(b, i, v),
         };
         if let Some((span, note)) = hit {
             emit(span.clone(), Some(note.to_owned()));
@@ -257,7 +142,7 @@ fn run_at(
             continue;
         }
         let (hit, end) = if b[at] == b'_' {
-            underscores(b, at)
+            underscores(b, at, v)
         } else {
             x_fill(b, at)
         };
@@ -301,7 +186,7 @@ fn closing(b: &[u8], from: usize, open: u8, close: u8) -> Option<usize> {
     None
 }
 
-fn square(b: &[u8], i: usize) -> Option<(Range<usize>, &'static str)> {
+fn square(b: &[u8], i: usize, v: &Words) -> Option<(Range<usize>, &'static str)> {
     let close = closing(b, i + 1, b'[', b']')?;
     match b.get(close + 1) {
         // Markdown inline and reference links.
@@ -310,12 +195,12 @@ fn square(b: &[u8], i: usize) -> Option<(Range<usize>, &'static str)> {
         Some(b':') if i == 0 || b[i - 1] == b'\n' => return None,
         _ => {}
     }
-    square_label(&b[i + 1..close]).then_some((i..close + 1, "a [bracketed] placeholder"))
+    square_label(&b[i + 1..close], v).then_some((i..close + 1, "a [bracketed] placeholder"))
 }
 
 /// Whether the text inside `[...]` is a label to fill in rather than prose, a checkbox or a
 /// citation.
-fn square_label(inner: &[u8]) -> bool {
+fn square_label(inner: &[u8], v: &Words) -> bool {
     let inner = inner.trim_ascii();
     // `[ ]`, `[x]`, `[X]`, `[1]`, `[2, 3]`, `[4-6]`
     if inner.len() < 2
@@ -338,7 +223,8 @@ fn square_label(inner: &[u8]) -> bool {
         // `[customer_name]`, `[___]`
         return true;
     }
-    // At most six words, kept on the stack.
+    // At most six words, kept on the stack. A label's words are split at spaces only, not
+    // read as prose words (`rules::words`): `e.g.`, `#1` and `and/or` stay whole.
     let mut buf: [&[u8]; 6] = [&[]; 6];
     let mut n = 0;
     for w in inner.split(|&c| c == b' ').filter(|w| !w.is_empty()) {
@@ -352,7 +238,7 @@ fn square_label(inner: &[u8]) -> bool {
     let (Some(first), Some(last)) = (words.first(), words.last()) else {
         return false;
     };
-    if one_of(first, FILL_VERBS) {
+    if one_of(first, &v.fill_verbs) {
         return true;
     }
     // `[Order #12345]`, `[May 12]`: a filled-in value, not a label.
@@ -369,15 +255,15 @@ fn square_label(inner: &[u8]) -> bool {
     if first.first().is_some_and(u8::is_ascii_uppercase)
         && words
             .iter()
-            .all(|w| starts_upper(w) || one_of(w, SMALL_WORDS))
+            .all(|w| starts_upper(w) || one_of(w, &v.small_words))
     {
         // `[Customer's Name]`, `[Order Number]`, `[DATE]`, but not `[Sic]` or `[Redacted]`.
-        return !(words.len() == 1 && one_of(first, EDITORIAL));
+        return !(words.len() == 1 && one_of(first, &v.editorial));
     }
     // `[order number]`, `[your name]`, `[date]`; not `[the one from May]`.
     words.len() <= 4
-        && !one_of(first, DETERMINERS)
-        && one_of(last, NOUNS)
+        && !one_of(first, &v.determiners)
+        && one_of(last, &v.nouns)
         && words.iter().all(|w| {
             w.iter()
                 .all(|c| c.is_ascii_lowercase() || *c == b'\'' || *c == b'-')
@@ -411,7 +297,7 @@ fn curly(b: &[u8], i: usize) -> Option<(Range<usize>, &'static str)> {
     (ident || positional).then_some((start..close + 1, "a {template} variable"))
 }
 
-fn angle(b: &[u8], i: usize) -> Option<(Range<usize>, &'static str)> {
+fn angle(b: &[u8], i: usize, v: &Words) -> Option<(Range<usize>, &'static str)> {
     if b.get(i + 1) == Some(&b'<') {
         // `<<name>>`
         let from = i + 2;
@@ -437,11 +323,11 @@ fn angle(b: &[u8], i: usize) -> Option<(Range<usize>, &'static str)> {
     }
     let letters = inner.iter().filter(|c| c.is_ascii_alphabetic()).count();
     let all_caps =
-        letters >= 2 && !inner.iter().any(u8::is_ascii_lowercase) && !one_of(inner, HTML_TAGS);
+        letters >= 2 && !inner.iter().any(u8::is_ascii_lowercase) && !one_of(inner, &v.html_tags);
     let snake = inner.contains(&b'_') && !inner.contains(&b' ');
     let first_word = inner.split(|&c| c == b' ').next().unwrap_or_default();
     let instruction = inner.contains(&b' ')
-        && (first_word.eq_ignore_ascii_case(b"your") || one_of(first_word, FILL_VERBS));
+        && (first_word.eq_ignore_ascii_case(b"your") || one_of(first_word, &v.fill_verbs));
     (all_caps || snake || instruction).then_some((i..close + 1, "an <angle> placeholder"))
 }
 
@@ -486,13 +372,13 @@ fn x_fill(b: &[u8], at: usize) -> (Option<Range<usize>>, usize) {
 }
 
 /// A blank of three or more underscores, not glued to a word and not a markdown rule.
-fn underscores(b: &[u8], at: usize) -> (Option<Range<usize>>, usize) {
+fn underscores(b: &[u8], at: usize, v: &Words) -> (Option<Range<usize>>, usize) {
     let mut end = at;
     while end < b.len() && b[end] == b'_' {
         end += 1;
     }
     if end - at == 2 && !(at > 0 && b[at - 1].is_ascii_alphanumeric()) {
-        return dunder(b, at, end);
+        return dunder(b, at, end, v);
     }
     let glued = (at > 0 && b[at - 1].is_ascii_alphanumeric())
         || b.get(end).is_some_and(u8::is_ascii_alphanumeric);
@@ -520,7 +406,7 @@ fn underscores(b: &[u8], at: usize) -> (Option<Range<usize>>, usize) {
 /// letters and digits, words joined by single underscores, and either two words or more or a
 /// placeholder noun (`__IMPORTANT__` in markdown bold is not one; nor is Python's `__init__`).
 /// `open..inner` are the two opening underscores.
-fn dunder(b: &[u8], open: usize, inner: usize) -> (Option<Range<usize>>, usize) {
+fn dunder(b: &[u8], open: usize, inner: usize, v: &Words) -> (Option<Range<usize>>, usize) {
     let mut k = inner;
     while k < b.len() && (b[k].is_ascii_uppercase() || b[k].is_ascii_digit() || b[k] == b'_') {
         if b[k] == b'_' && b.get(k + 1) == Some(&b'_') {
@@ -538,7 +424,7 @@ fn dunder(b: &[u8], open: usize, inner: usize) -> (Option<Range<usize>>, usize) 
         return (None, inner);
     }
     let words = name.split(|&c| c == b'_').count();
-    if words < 2 && !one_of(name, NOUNS) {
+    if words < 2 && !one_of(name, &v.nouns) {
         return (None, k + 2);
     }
     (Some(open..k + 2), k + 2)
@@ -560,7 +446,7 @@ fn is_word(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80
 }
 
-fn one_of(word: &[u8], list: &[&str]) -> bool {
+fn one_of(word: &[u8], list: &[String]) -> bool {
     list.iter().any(|w| w.as_bytes().eq_ignore_ascii_case(word))
 }
 
@@ -570,7 +456,10 @@ mod tests {
 
     fn found(text: &str) -> Vec<&str> {
         let mut out = Vec::new();
-        run(text, None, &mut |r: Range<usize>, _| out.push(&text[r]));
+        let v = Words::from(&crate::rules::builtin_vocabulary(&[
+            "rules/draft-words.toml",
+        ]));
+        run(text, None, &v, &mut |r: Range<usize>, _| out.push(&text[r]));
         out
     }
 

@@ -17,52 +17,178 @@
 //!   commitments.
 //!
 //! Anchor words are matched in lower case, Capitalised and ALL CAPS ("guarantee",
-//! "Guaranteed", "GUARANTEE"); weekdays only Capitalised, "EOD"/"COB" in lower or upper case.
-//! Odd mixed case ("gUaRaNtEe") is not matched: drafts come from a model, not an adversary.
+//! "Guaranteed", "GUARANTEE"); the `by_times_exact` words only as written (weekdays
+//! Capitalised, "EOD"/"COB" in lower or upper case). Odd mixed case ("gUaRaNtEe") is not
+//! matched: drafts come from a model, not an adversary.
 //!
-//! Speed: the anchor words are literals of the rule engine's prefilter (see
-//! [`ANCHOR_LITERALS`]), which finds them at word starts in the same pass as every other rule's
-//! literals; the check reads only the words around those offsets. Called without them (unit
-//! tests, a caller outside the engine) it tries every word start.
+//! The words are data: `[[words]]` tables with `check = "promise"` (the embedded ones in
+//! `rules/draft-words.toml`, see [`Words::LISTS`]), so a rule file can add a time word or a
+//! unit. The grammar stays here: "within" and what may follow it, "by (the) end of", the
+//! modals and verbs [`verb`] reads by name, and "by"/"before" before a day.
+//!
+//! Speed: the anchor words are literals of the rule engine's prefilter
+//! ([`Words::anchor_words`]), which finds them at word starts in the same pass as every other
+//! rule's literals; the check reads only the words around those offsets. Called without them
+//! (unit tests, a caller outside the engine) it tries every word start.
 
 use std::ops::Range;
 
 use super::Emit;
-use crate::rules::{next_word, prev_word};
+use crate::rules::{Vocabulary, next_word, prev_word};
 
-/// Anchor words, matched in lower case, Capitalised and ALL CAPS.
-const ANCHOR_WORDS: &[&str] = &[
-    "guarant",
-    "promis",
-    "assur",
-    "within",
-    "today",
-    "tonight",
-    "tomorrow",
-    "immediately",
-    "right away",
-    "straight away",
-    "end of",
-    "close of business",
-];
-/// Anchors matched only as written here.
-const ANCHOR_EXACT: &[&str] = &[
-    "eod",
-    "EOD",
-    "cob",
-    "COB",
-    "Monday",
-    "Tuesday",
-    "Wednesday",
-    "Thursday",
-    "Friday",
-    "Saturday",
-    "Sunday",
-];
+/// What an anchor word starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Anchor {
+    /// A stem of "guarantee": any word it starts.
+    Guarantee,
+    /// A form of "promise".
+    Promise,
+    /// A form of "assure" ("rest assured").
+    Assurance,
+    /// "within" and a duration.
+    Within,
+    /// A time that commits with a verb in its clause ("today").
+    Time,
+    /// A time that needs "by" or "before" ("by Friday").
+    ByTime,
+    /// "by (the) end of (the) day".
+    EndOf,
+}
 
-/// Every anchor, for the prefilter (which matches ASCII case-insensitively and reports them at
-/// word starts, a superset of the anchors this check accepts).
-pub(crate) const ANCHOR_LITERALS: &[&[&str]] = &[ANCHOR_WORDS, ANCHOR_EXACT];
+/// Anchors that are grammar, not vocabulary: what follows each is parsed here.
+const GRAMMAR_ANCHORS: &[(&str, Anchor)] = &[("within", Anchor::Within), ("end of", Anchor::EndOf)];
+
+/// Negated modals: the clause does not commit.
+const NEGATED_MODALS: &[&str] = &["won't", "wont", "shan't"];
+/// Modals that commit unless an obligation of the customer follows ("you will need to").
+const MODALS: &[&str] = &["will", "shall"];
+/// Words [`verb`] reads by name besides [`NEGATED_MODALS`], [`MODALS`] and the committing
+/// words.
+const OTHER_VERBS: &[&str] = &["going", "being", "should"];
+
+/// The word lists the check reads, from `[[words]]` tables with `check = "promise"`.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Words {
+    /// Every anchor: the word, what it starts, and whether it is matched only as written.
+    anchors: Vec<(String, Anchor, bool)>,
+    /// Words before "guarantee" that negate it (the note says so).
+    negations: Vec<String>,
+    /// Words that make the time part of a condition, not a commitment.
+    conditions: Vec<String>,
+    /// Verbs after "should" that state an expected outcome ("should arrive tomorrow").
+    outcomes: Vec<String>,
+    /// Words a clause may open with before the time word ("but tomorrow we will...").
+    conjunctions: Vec<String>,
+    /// Words that commit by themselves ("expect", "scheduled").
+    committing: Vec<String>,
+    /// Words of a quantity after "within" ("a few", "twenty-four").
+    number_words: Vec<String>,
+    /// Units of time.
+    units: Vec<String>,
+    /// Words between a quantity and its unit ("business", "working").
+    unit_adjectives: Vec<String>,
+    /// The words [`commitment`] stops at, by lower-case first letter: bit `n` is set when one
+    /// of them has `n` bytes. Most words of a clause are none of these, and this one lookup
+    /// turns them away before any list is compared (a time word's clause is read up to
+    /// [`LOOK_BACK`] words back).
+    clause_words: [u32; 26],
+    /// A word [`commitment`] stops at does not fit the table (it does not start with an ASCII
+    /// letter, or is 32 bytes or longer): words the table cannot hold are let through.
+    odd_clause_words: bool,
+}
+
+impl Words {
+    /// The list names, as `[[words]]` tables give them.
+    pub(crate) const LISTS: &'static [&'static str] = &[
+        "guarantees",
+        "promises",
+        "assurances",
+        "times",
+        "by_times",
+        "by_times_exact",
+        "negations",
+        "conditions",
+        "outcomes",
+        "conjunctions",
+        "committing",
+        "number_words",
+        "units",
+        "unit_adjectives",
+    ];
+
+    /// Every anchor word, for the prefilter (which matches ASCII case-insensitively and
+    /// reports them at word starts, a superset of the anchors this check accepts).
+    pub(crate) fn anchor_words(&self) -> Vec<String> {
+        self.anchors.iter().map(|(w, _, _)| w.clone()).collect()
+    }
+
+    /// The lists [`commitment`] stops at: conditions, conjunctions, and every word [`verb`]
+    /// reads as a verb except those ending in "'ll".
+    fn clause_lists(&self) -> impl Iterator<Item = &str> {
+        let code = [NEGATED_MODALS, MODALS, OTHER_VERBS];
+        let data = [&self.conditions, &self.conjunctions, &self.committing];
+        code.into_iter()
+            .flat_map(|l| l.iter().copied())
+            .chain(data.into_iter().flat_map(|l| l.iter().map(String::as_str)))
+    }
+}
+
+impl From<&Vocabulary> for Words {
+    fn from(v: &Vocabulary) -> Self {
+        // Empty words are a rule-file error; left out here so a check never compares one.
+        let list = |name: &str| -> Vec<String> {
+            let mut words = v.words("promise", name);
+            words.retain(|w| !w.is_empty());
+            words
+        };
+        let mut anchors: Vec<(String, Anchor, bool)> = GRAMMAR_ANCHORS
+            .iter()
+            .map(|&(w, a)| (w.to_owned(), a, false))
+            .collect();
+        for (name, anchor) in [
+            ("guarantees", Anchor::Guarantee),
+            ("promises", Anchor::Promise),
+            ("assurances", Anchor::Assurance),
+            ("times", Anchor::Time),
+            ("by_times", Anchor::ByTime),
+        ] {
+            anchors.extend(list(name).into_iter().map(|w| (w, anchor, false)));
+        }
+        let exact = v.words_as_written("promise", "by_times_exact");
+        anchors.extend(
+            exact
+                .into_iter()
+                .filter(|w| !w.is_empty())
+                .map(|w| (w, Anchor::ByTime, true)),
+        );
+        let mut words = Words {
+            anchors,
+            negations: list("negations"),
+            conditions: list("conditions"),
+            outcomes: list("outcomes"),
+            conjunctions: list("conjunctions"),
+            committing: list("committing"),
+            number_words: list("number_words"),
+            units: list("units"),
+            unit_adjectives: list("unit_adjectives"),
+            clause_words: [0; 26],
+            odd_clause_words: false,
+        };
+        let (mut table, mut odd) = ([0u32; 26], false);
+        for w in words.clause_lists() {
+            let w = w.as_bytes();
+            match w.first().map(u8::to_ascii_lowercase) {
+                Some(c @ b'a'..=b'z') if w.len() < 32 => {
+                    table[usize::from(c - b'a')] |= 1 << w.len();
+                }
+                _ => odd = true,
+            }
+        }
+        words.clause_words = table;
+        words.odd_clause_words = odd;
+        words
+    }
+}
 
 /// Whether `word` (ASCII) is at `b[s..]` in lower case, Capitalised or ALL CAPS.
 fn cased_at(b: &[u8], s: usize, word: &str) -> bool {
@@ -79,21 +205,22 @@ fn cased_at(b: &[u8], s: usize, word: &str) -> bool {
     all(false) || all(true) || (found[0] == w[0].to_ascii_uppercase() && found[1..] == w[1..])
 }
 
-/// The end of the first anchor (in list order, as a leftmost-first search would pick) that
-/// starts at `s` with an accepted letter case.
-fn anchor_at(b: &[u8], s: usize) -> Option<usize> {
+/// The end and kind of the longest anchor that starts at `s` with an accepted letter case.
+fn anchor_at(b: &[u8], s: usize, v: &Words) -> Option<(usize, Anchor)> {
     // Only words with this first letter can be here: one compare turns the rest away.
     let first = b[s].to_ascii_lowercase();
-    if let Some(w) = ANCHOR_WORDS
+    v.anchors
         .iter()
-        .find(|w| w.as_bytes()[0] == first && cased_at(b, s, w))
-    {
-        return Some(s + w.len());
-    }
-    ANCHOR_EXACT
-        .iter()
-        .find(|w| w.as_bytes()[0].to_ascii_lowercase() == first && b[s..].starts_with(w.as_bytes()))
-        .map(|w| s + w.len())
+        .filter(|(w, _, exact)| {
+            w.as_bytes()[0].to_ascii_lowercase() == first
+                && if *exact {
+                    b[s..].starts_with(w.as_bytes())
+                } else {
+                    cased_at(b, s, w)
+                }
+        })
+        .max_by_key(|(w, _, _)| w.len())
+        .map(|(w, anchor, _)| (s + w.len(), *anchor))
 }
 
 /// How far back (in words) a commitment verb may stand before the time word.
@@ -101,71 +228,15 @@ const LOOK_BACK: usize = 12;
 /// How far forward when the time word opens the clause.
 const LOOK_AHEAD: usize = 8;
 
-const NEGATIONS: &[&str] = &[
-    "not", "cannot", "can't", "cant", "won't", "wont", "unable", "never", "no", "couldn't",
-    "don't", "doesn't", "isn't", "aren't",
-];
-/// Words that make the time part of a condition, not a commitment.
-const CONDITIONS: &[&str] = &["if", "when", "whenever", "unless", "once", "whether"];
-/// Verbs after "should" that state an expected outcome ("should arrive tomorrow").
-const OUTCOMES: &[&str] = &[
-    "arrive", "receive", "get", "have", "see", "hear", "be", "reach", "ship", "land", "show",
-    "appear", "go", "come", "process", "clear", "post", "update", "reflect",
-];
-/// Words a clause may open with before the time word ("but tomorrow we will...").
-const CONJUNCTIONS: &[&str] = &["and", "but", "so", "then", "also", "because"];
-/// Negated modals: the clause does not commit.
-const NEGATED_MODALS: &[&str] = &["won't", "wont", "shan't"];
-/// Modals that commit unless an obligation of the customer follows ("you will need to").
-const MODALS: &[&str] = &["will", "shall"];
-/// Words that commit by themselves.
-const COMMITTING: &[&str] = &["gonna", "expect", "expects", "expected", "scheduled"];
-/// Words [`verb`] reads by name besides [`NEGATED_MODALS`], [`MODALS`] and [`COMMITTING`].
-const OTHER_VERBS: &[&str] = &["going", "being", "should"];
-
-/// The words [`commitment`] stops at: conditions, conjunctions, and every word [`verb`] reads
-/// as a verb except those ending in "'ll".
-const CLAUSE_LISTS: &[&[&str]] = &[
-    CONDITIONS,
-    CONJUNCTIONS,
-    NEGATED_MODALS,
-    MODALS,
-    OTHER_VERBS,
-    COMMITTING,
-];
-
-/// [`CLAUSE_LISTS`] by lower-case first letter: bit `n` is set when one of the words has `n`
-/// bytes. Most words of a clause are none of these, and this one lookup turns them away
-/// before any list is compared (a time word's clause is read up to [`LOOK_BACK`] words back).
-const CLAUSE_WORDS: [u32; 26] = clause_words();
-
-const fn clause_words() -> [u32; 26] {
-    let mut table = [0u32; 26];
-    let mut l = 0;
-    while l < CLAUSE_LISTS.len() {
-        let list = CLAUSE_LISTS[l];
-        let mut i = 0;
-        while i < list.len() {
-            let w = list[i].as_bytes();
-            // A compile error, not a word silently missing from the table.
-            assert!(w[0].is_ascii_lowercase() && w.len() < 32);
-            table[(w[0] - b'a') as usize] |= 1 << w.len();
-            i += 1;
-        }
-        l += 1;
-    }
-    table
-}
-
-/// Whether word `w` may be one [`commitment`] stops at: one of [`CLAUSE_WORDS`], or a word
+/// Whether word `w` may be one [`commitment`] stops at: in [`Words::clause_words`], or a word
 /// ending in "'ll" ("we'll").
-fn may_stop_clause(b: &[u8], w: &Range<usize>) -> bool {
+fn may_stop_clause(b: &[u8], w: &Range<usize>, v: &Words) -> bool {
     let word = &b[w.clone()];
     let listed = match word.first().map(u8::to_ascii_lowercase) {
-        Some(c @ b'a'..=b'z') => {
-            word.len() < 32 && CLAUSE_WORDS[usize::from(c - b'a')] >> word.len() & 1 != 0
+        Some(c @ b'a'..=b'z') if word.len() < 32 => {
+            v.clause_words[usize::from(c - b'a')] >> word.len() & 1 != 0
         }
-        _ => false,
+        _ => v.odd_clause_words,
     };
     listed || ends_ll(word)
 }
@@ -175,75 +246,25 @@ fn ends_ll(word: &[u8]) -> bool {
     word.len() > 3 && word[word.len() - 3..].eq_ignore_ascii_case(b"'ll")
 }
 
-const NUMBER_WORDS: &[&str] = &[
-    "a",
-    "an",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "fifteen",
-    "twenty",
-    "thirty",
-    "forty",
-    "forty-eight",
-    "twenty-four",
-    "seventy-two",
-    "sixty",
-    "ninety",
-    "few",
-    "couple",
-    "several",
-    "half",
-    "of",
-    "to",
-    "or",
-    "and",
-    "-",
-    "more",
-];
-const UNITS: &[&str] = &[
-    "minute", "minutes", "min", "mins", "hour", "hours", "hr", "hrs", "h", "day", "days", "week",
-    "weeks", "wk", "wks", "month", "months", "weekday", "weekdays", "night", "nights", "year",
-    "years",
-];
-const UNIT_ADJECTIVES: &[&str] = &[
-    "business",
-    "working",
-    "calendar",
-    "full",
-    "additional",
-    "more",
-    "extra",
-    "office",
-];
-
 /// Reports every guarantee, "within" deadline and time commitment in `view`. `anchors` are
 /// offsets where an anchor word may start, ascending (the prefilter's hits for
-/// [`ANCHOR_LITERALS`]); `None` tries every word start.
-pub(crate) fn run(view: &str, anchors: Option<&[usize]>, emit: &mut Emit<'_>) {
+/// [`Words::anchor_words`]); `None` tries every word start.
+pub(crate) fn run(view: &str, anchors: Option<&[usize]>, v: &Words, emit: &mut Emit<'_>) {
     let b = view.as_bytes();
     match anchors {
-        Some(offsets) => run_at(b, offsets.iter().copied(), emit),
+        Some(offsets) => run_at(b, offsets.iter().copied(), v, emit),
         None => run_at(
             b,
             (0..b.len()).filter(|&s| {
                 b[s].is_ascii_alphanumeric() && (s == 0 || !b[s - 1].is_ascii_alphanumeric())
             }),
+            v,
             emit,
         ),
     }
 }
 
-fn run_at(b: &[u8], offsets: impl Iterator<Item = usize>, emit: &mut Emit<'_>) {
+fn run_at(b: &[u8], offsets: impl Iterator<Item = usize>, v: &Words, emit: &mut Emit<'_>) {
     let mut last_end = 0;
     // Anchors do not overlap: one starting inside the last one found is not one.
     let mut anchor_end = 0;
@@ -251,21 +272,20 @@ fn run_at(b: &[u8], offsets: impl Iterator<Item = usize>, emit: &mut Emit<'_>) {
         if s < anchor_end || (s > 0 && b[s - 1].is_ascii_alphanumeric()) {
             continue;
         }
-        let Some(e) = anchor_at(b, s) else {
+        let Some((e, anchor)) = anchor_at(b, s, v) else {
             continue;
         };
         anchor_end = e;
         if s < last_end {
             continue;
         }
-        let hit = match b[s].to_ascii_lowercase() {
-            b'g' | b'p' | b'a' => pledge(b, s, last_end),
-            b'w' if b[s + 1].eq_ignore_ascii_case(&b'i') => {
-                within(b, e).map(|end| (s..end, "a deadline"))
-            }
-            _ => time_phrase(b, s, e, last_end).and_then(|(ts, te)| {
-                commitment(b, ts, te, last_end).map(|r| (r, "a commitment to a time"))
-            }),
+        let hit = match anchor {
+            Anchor::Guarantee | Anchor::Promise | Anchor::Assurance => pledge(b, s, last_end, v),
+            Anchor::Within => within(b, e, v).map(|end| (s..end, "a deadline")),
+            Anchor::Time | Anchor::ByTime | Anchor::EndOf => time_phrase(b, s, e, anchor, last_end)
+                .and_then(|(ts, te)| {
+                    commitment(b, ts, te, last_end, v).map(|r| (r, "a commitment to a time"))
+                }),
         };
         if let Some((span, note)) = hit {
             last_end = span.end;
@@ -278,28 +298,35 @@ fn is(b: &[u8], w: &Range<usize>, word: &str) -> bool {
     b[w.clone()].eq_ignore_ascii_case(word.as_bytes())
 }
 
-fn one_of(b: &[u8], w: &Range<usize>, list: &[&str]) -> bool {
-    list.iter().any(|x| is(b, w, x))
+fn one_of<S: AsRef<str>>(b: &[u8], w: &Range<usize>, list: &[S]) -> bool {
+    list.iter().any(|x| is(b, w, x.as_ref()))
 }
 
-/// "guarantee", "promise", "assure" and their forms, at `s`.
-fn pledge(b: &[u8], s: usize, floor: usize) -> Option<(Range<usize>, &'static str)> {
+/// A guarantee, promise or assurance at `s`.
+fn pledge(b: &[u8], s: usize, floor: usize, v: &Words) -> Option<(Range<usize>, &'static str)> {
     let mut e = s;
     while e < b.len() && b[e].is_ascii_alphabetic() {
         e += 1;
     }
     let w = s..e;
+    let forms = |kind: Anchor| {
+        v.anchors
+            .iter()
+            .filter(move |(_, a, _)| *a == kind)
+            .map(|(form, _, _)| form.as_str())
+    };
+    // A guarantee stem starts the word; the other pledges are whole words.
     let word = &b[w.clone()];
-    let lower =
-        |p: &str| word.len() >= p.len() && word[..p.len()].eq_ignore_ascii_case(p.as_bytes());
-    if lower("guarant") {
+    if forms(Anchor::Guarantee).any(|stem| {
+        word.len() >= stem.len() && word[..stem.len()].eq_ignore_ascii_case(stem.as_bytes())
+    }) {
         let mut cur = s;
         let mut negated = false;
         for _ in 0..3 {
             let Some(p) = prev_word(b, cur, floor) else {
                 break;
             };
-            negated |= one_of(b, &p, NEGATIONS);
+            negated |= one_of(b, &p, &v.negations);
             cur = p.start;
         }
         let note = if negated {
@@ -309,10 +336,10 @@ fn pledge(b: &[u8], s: usize, floor: usize) -> Option<(Range<usize>, &'static st
         };
         return Some((w, note));
     }
-    if one_of(b, &w, &["promise", "promises", "promised"]) {
+    if forms(Anchor::Promise).any(|f| is(b, &w, f)) {
         return Some((w, "a promise"));
     }
-    if one_of(b, &w, &["assure", "assures", "assured", "assuring"]) {
+    if forms(Anchor::Assurance).any(|f| is(b, &w, f)) {
         let start = prev_word(b, s, floor)
             .filter(|p| is(b, p, "rest"))
             .map_or(s, |p| p.start);
@@ -322,7 +349,7 @@ fn pledge(b: &[u8], s: usize, floor: usize) -> Option<(Range<usize>, &'static st
 }
 
 /// Parses what follows "within" (ending at `pos`); returns the end of the time unit.
-fn within(b: &[u8], pos: usize) -> Option<usize> {
+fn within(b: &[u8], pos: usize, v: &Words) -> Option<usize> {
     if b.get(pos) != Some(&b' ') {
         return None;
     }
@@ -335,7 +362,7 @@ fn within(b: &[u8], pos: usize) -> Option<usize> {
     if one_of(b, &w, &["next", "same", "coming", "following", "first"]) {
         w = next_word(b, w.end)?;
     }
-    if one_of(b, &w, UNITS) {
+    if one_of(b, &w, &v.units) {
         // "within the hour", "within the next day"; bare plurals: "within hours", "within days".
         return (the || b[w.end - 1].eq_ignore_ascii_case(&b's')).then_some(w.end);
     }
@@ -350,7 +377,8 @@ fn within(b: &[u8], pos: usize) -> Option<usize> {
             let rest = &word[digits..];
             if rest.is_empty() {
                 quantity = true;
-            } else if UNITS
+            } else if v
+                .units
                 .iter()
                 .any(|u| u.as_bytes().eq_ignore_ascii_case(rest))
             {
@@ -359,7 +387,7 @@ fn within(b: &[u8], pos: usize) -> Option<usize> {
             } else {
                 return None;
             }
-        } else if one_of(b, &w, NUMBER_WORDS) {
+        } else if one_of(b, &w, &v.number_words) {
             quantity = true;
         } else {
             break;
@@ -369,36 +397,30 @@ fn within(b: &[u8], pos: usize) -> Option<usize> {
     if !quantity {
         return None;
     }
-    while one_of(b, &w, UNIT_ADJECTIVES) {
+    while one_of(b, &w, &v.unit_adjectives) {
         w = next_word(b, w.end)?;
     }
-    one_of(b, &w, UNITS).then_some(w.end)
+    one_of(b, &w, &v.units).then_some(w.end)
 }
 
 /// The time phrase for the anchor `s..e`: `(start, end)`, or `None` when the anchor is only
 /// part of a word or lacks its "by".
-fn time_phrase(b: &[u8], s: usize, e: usize, floor: usize) -> Option<(usize, usize)> {
-    let word_end = |end: usize| !b.get(end).is_some_and(u8::is_ascii_alphanumeric);
+fn time_phrase(
+    b: &[u8],
+    s: usize,
+    e: usize,
+    anchor: Anchor,
+    floor: usize,
+) -> Option<(usize, usize)> {
+    let word_end = !b.get(e).is_some_and(u8::is_ascii_alphanumeric);
     let by_before = |at: usize| {
         let p = prev_word(b, at, floor)?;
         one_of(b, &p, &["by", "before"]).then_some(p.start)
     };
-    match b[s].to_ascii_lowercase() {
-        b't' | b'i' | b'r' | b's' if word_end(e) => {
-            if b[s].eq_ignore_ascii_case(&b's') && !b[s + 1].eq_ignore_ascii_case(&b't') {
-                // "saturday", "sunday"
-                return by_before(s).map(|start| (start, e));
-            }
-            if b[s].eq_ignore_ascii_case(&b't') && b[s + 1].eq_ignore_ascii_case(&b'u') {
-                // "tuesday"
-                return by_before(s).map(|start| (start, e));
-            }
-            if b[s].eq_ignore_ascii_case(&b't') && b[s + 1].eq_ignore_ascii_case(&b'h') {
-                return by_before(s).map(|start| (start, e));
-            }
-            Some((s, e))
-        }
-        b'e' if b[s + 1].eq_ignore_ascii_case(&b'n') => {
+    match anchor {
+        Anchor::Time if word_end => Some((s, e)),
+        Anchor::ByTime if word_end => by_before(s).map(|start| (start, e)),
+        Anchor::EndOf => {
             // "by (the) end of (the) day/business/week/today"
             let mut start_at = s;
             if let Some(p) = prev_word(b, s, floor)
@@ -423,7 +445,6 @@ fn time_phrase(b: &[u8], s: usize, e: usize, floor: usize) -> Option<(usize, usi
             }
             Some((start, end))
         }
-        b'e' | b'c' | b'm' | b'w' | b'f' if word_end(e) => by_before(s).map(|start| (start, e)),
         _ => None,
     }
 }
@@ -437,7 +458,7 @@ enum Verb {
 }
 
 /// Reads the word `w` as a commitment verb, if it is one.
-fn verb(b: &[u8], w: &Range<usize>, floor: usize) -> Option<Verb> {
+fn verb(b: &[u8], w: &Range<usize>, floor: usize, v: &Words) -> Option<Verb> {
     // The words after it are read only for the few words that need them (most words of a
     // clause are none of these).
     let next = || next_word(b, w.end);
@@ -467,9 +488,9 @@ fn verb(b: &[u8], w: &Range<usize>, floor: usize) -> Option<Verb> {
     } else if is(b, w, OTHER_VERBS[1]) {
         prev_word(b, w.start, floor).is_some_and(|p| one_of(b, &p, &["is", "are", "it's"]))
     } else if is(b, w, OTHER_VERBS[2]) {
-        next_in(OUTCOMES)
+        next().is_some_and(|n| one_of(b, &n, &v.outcomes))
     } else {
-        one_of(b, w, COMMITTING)
+        one_of(b, w, &v.committing)
     };
     if !modal {
         return None;
@@ -482,28 +503,28 @@ fn verb(b: &[u8], w: &Range<usize>, floor: usize) -> Option<Verb> {
 
 /// Whether the time phrase `ts..te` is tied to a commitment in its clause; returns the span
 /// of the commitment phrase.
-fn commitment(b: &[u8], ts: usize, te: usize, floor: usize) -> Option<Range<usize>> {
+fn commitment(b: &[u8], ts: usize, te: usize, floor: usize, v: &Words) -> Option<Range<usize>> {
     let mut cur = ts;
     let mut opens_clause = true;
     for _ in 0..LOOK_BACK {
         let Some(w) = prev_word(b, cur, floor) else {
             break;
         };
-        if !may_stop_clause(b, &w) {
+        if !may_stop_clause(b, &w, v) {
             // Neither a verb nor a condition, and not a conjunction either.
             opens_clause = false;
             cur = w.start;
             continue;
         }
-        if one_of(b, &w, CONDITIONS) {
+        if one_of(b, &w, &v.conditions) {
             return None;
         }
-        match verb(b, &w, floor) {
+        match verb(b, &w, floor, v) {
             Some(Verb::Commits(v)) => return Some(v.start..te),
             Some(Verb::Not) => return None,
             None => {}
         }
-        if !one_of(b, &w, CONJUNCTIONS) {
+        if !one_of(b, &w, &v.conjunctions) {
             opens_clause = false;
         }
         cur = w.start;
@@ -518,14 +539,14 @@ fn commitment(b: &[u8], ts: usize, te: usize, floor: usize) -> Option<Range<usiz
     }
     for _ in 0..LOOK_AHEAD {
         let w = next_word(b, cur)?;
-        if !may_stop_clause(b, &w) {
+        if !may_stop_clause(b, &w, v) {
             cur = w.end;
             continue;
         }
-        if one_of(b, &w, CONDITIONS) {
+        if one_of(b, &w, &v.conditions) {
             return None;
         }
-        match verb(b, &w, 0) {
+        match verb(b, &w, 0, v) {
             Some(Verb::Commits(v)) => {
                 let end = next_word(b, v.end).map_or(v.end, |n| n.end);
                 return Some(ts..end);
@@ -540,10 +561,19 @@ fn commitment(b: &[u8], ts: usize, te: usize, floor: usize) -> Option<Range<usiz
 
 #[cfg(test)]
 mod tests {
+    use std::sync::LazyLock;
+
     use super::*;
 
+    /// The embedded word lists (`rules/draft-words.toml`).
+    static WORDS: LazyLock<Words> = LazyLock::new(|| {
+        Words::from(&crate::rules::builtin_vocabulary(&[
+            "rules/draft-words.toml",
+        ]))
+    });
+
     fn found(text: &str) -> Vec<(&str, String)> {
-        super::super::collect(|t, e| run(t, None, e), text)
+        super::super::collect(|t, e| run(t, None, &WORDS, e), text)
     }
 
     fn spans(text: &str) -> Vec<&str> {
@@ -684,14 +714,25 @@ mod tests {
     /// a verb by [`verb`]'s reading.
     fn acted_on(text: &str, w: Range<usize>) -> bool {
         let b = text.as_bytes();
-        one_of(b, &w, CONDITIONS) || one_of(b, &w, CONJUNCTIONS) || verb(b, &w, 0).is_some()
+        let v = &*WORDS;
+        one_of(b, &w, &v.conditions)
+            || one_of(b, &w, &v.conjunctions)
+            || verb(b, &w, 0, v).is_some()
     }
 
     #[test]
     fn the_clause_word_lookup_lets_every_listed_word_through() {
-        let listed = CLAUSE_LISTS.iter().flat_map(|l| l.iter().copied());
-        for word in listed.chain(["we'll", "YOU'LL", "It'll", "Will", "SHOULD", "Gonna", "If"]) {
-            assert!(may_stop_clause(word.as_bytes(), &(0..word.len())), "{word}");
+        let v = &*WORDS;
+        let listed: Vec<&str> = v.clause_lists().collect();
+        assert!(listed.len() > 15, "{listed:?}");
+        for word in listed
+            .into_iter()
+            .chain(["we'll", "YOU'LL", "It'll", "Will", "SHOULD", "Gonna", "If"])
+        {
+            assert!(
+                may_stop_clause(word.as_bytes(), &(0..word.len()), v),
+                "{word}"
+            );
         }
         // In context, each is acted on: "is being", "should arrive", "going to".
         for (text, w) in [
@@ -700,12 +741,12 @@ mod tests {
             ("going to", 0..5),
         ] {
             assert!(acted_on(text, w.clone()), "{text}");
-            assert!(may_stop_clause(text.as_bytes(), &w), "{text}");
+            assert!(may_stop_clause(text.as_bytes(), &w, v), "{text}");
         }
         // Passes by first letter and length but is no listed word; turned away.
-        assert!(may_stop_clause(b"wild", &(0..4)) && !acted_on("wild", 0..4));
-        assert!(!may_stop_clause(b"ship", &(0..4)));
-        assert!(!may_stop_clause(b"'ll", &(0..3)));
+        assert!(may_stop_clause(b"wild", &(0..4), v) && !acted_on("wild", 0..4));
+        assert!(!may_stop_clause(b"ship", &(0..4), v));
+        assert!(!may_stop_clause(b"'ll", &(0..3), v));
     }
 
     proptest::proptest! {
@@ -727,7 +768,7 @@ mod tests {
                 .collect();
             let text = format!("{before}{word}{rest}");
             let w = before.len()..before.len() + word.len();
-            if !may_stop_clause(text.as_bytes(), &w) {
+            if !may_stop_clause(text.as_bytes(), &w, &WORDS) {
                 proptest::prop_assert!(!acted_on(&text, w), "{text:?}");
             }
         }
