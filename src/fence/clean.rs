@@ -419,6 +419,13 @@ impl<'t, 'm> Cleaner<'t, 'm> {
             self.marker_spans.pop();
         }
         self.marker_spans.push(span);
+        if breaks > 0 && prev != Prev::Separator {
+            // A line break kept from the cut ends the word before it, which may complete a
+            // marker that needs a word end (`TICKET_BODY END` + `\n`).
+            self.prev = prev;
+            self.word_end(resume);
+            self.prev = Prev::Separator;
+        }
     }
 
     /// A run of invisible characters starting at `at`; returns where it ends.
