@@ -77,6 +77,27 @@ pub(crate) fn hex_mask(bytes: &[u8]) -> u64 {
     on_group(bytes, classes::hex_mask)
 }
 
+/// The reading skeleton's view of a group of ASCII bytes: each letter lowercased, with `l`
+/// read as `i` (in `lowered`, at its own offset; other lanes hold anything), the bytes the
+/// skeleton keeps (letters, digits, `$` and `@`) and, of those, the ones whose reading is not
+/// their lowered form (digits, `$` and `@`: the leet table says what they read as).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SkeletonGroup {
+    /// The group's letters lowercased, `l` as `i`; sixteen more bytes so that a run can be
+    /// copied sixteen bytes at a time from any offset.
+    pub(crate) lowered: [u8; GROUP + 16],
+    /// Letters, digits, `$` and `@`.
+    pub(crate) kept: u64,
+    /// Digits, `$` and `@`.
+    pub(crate) looked_up: u64,
+}
+
+/// [`SkeletonGroup`] of one group.
+#[inline(always)]
+pub(crate) fn skeleton_group(group: &[u8; GROUP]) -> SkeletonGroup {
+    classes::skeleton_group(group)
+}
+
 /// Copies `src` into the start of `dst` (at least as long) with every newline made a space:
 /// sixteen bytes at a time (a compare, a mask and an exclusive or), then the rest one by one.
 #[inline(always)]
@@ -179,7 +200,7 @@ mod sse2 {
         min_u8_m128i, move_mask_i8_m128i, set_splat_i8_m128i, store_unaligned_m128i, sub_i8_m128i,
     };
 
-    use super::{GROUP, SpaceMasks, WordMasks};
+    use super::{GROUP, SkeletonGroup, SpaceMasks, WordMasks};
 
     fn splat(b: u8) -> m128i {
         set_splat_i8_m128i(b as i8)
@@ -297,6 +318,41 @@ mod sse2 {
         out
     }
 
+    /// Letters by one OR and one range compare; `l` becomes `i` by subtracting 3 where the
+    /// lowered byte equals `l`.
+    #[inline(always)]
+    pub(super) fn skeleton_group(group: &[u8; GROUP]) -> SkeletonGroup {
+        let mut lowered = [0u8; GROUP + 16];
+        let mut kept = 0;
+        let mut looked_up = 0;
+        for (k, chunk) in group.chunks_exact(16).enumerate() {
+            let mut lanes = [0u8; 16];
+            lanes.copy_from_slice(chunk);
+            let c = load_unaligned_m128i(&lanes);
+            let lower = bitor_m128i(c, splat(0x20));
+            let letter = in_range(lower, b'a', 25);
+            let ell = cmp_eq_mask_i8_m128i(lower, splat(b'l'));
+            let read = sub_i8_m128i(lower, bitand_m128i(ell, splat(b'l' - b'i')));
+            let special = bitor_m128i(
+                in_range(c, b'0', 9),
+                bitor_m128i(
+                    cmp_eq_mask_i8_m128i(c, splat(b'$')),
+                    cmp_eq_mask_i8_m128i(c, splat(b'@')),
+                ),
+            );
+            kept |= bits(bitor_m128i(letter, special)) << (16 * k);
+            looked_up |= bits(special) << (16 * k);
+            let mut out = [0u8; 16];
+            store_unaligned_m128i(&mut out, read);
+            lowered[16 * k..16 * k + 16].copy_from_slice(&out);
+        }
+        SkeletonGroup {
+            lowered,
+            kept,
+            looked_up,
+        }
+    }
+
     #[inline(always)]
     pub(super) fn hex_mask(group: &[u8; GROUP]) -> u64 {
         let mut out = 0;
@@ -314,7 +370,7 @@ mod sse2 {
 
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 mod portable {
-    use super::{GROUP, SpaceMasks, WordMasks};
+    use super::{GROUP, SkeletonGroup, SpaceMasks, WordMasks};
 
     pub(super) fn word_masks(group: &[u8; GROUP]) -> WordMasks {
         let mut alnum = 0;
@@ -349,6 +405,24 @@ mod portable {
             out |= u64::from((low..=high).contains(&c)) << k;
         }
         out
+    }
+
+    pub(super) fn skeleton_group(group: &[u8; GROUP]) -> SkeletonGroup {
+        let mut lowered = [0u8; GROUP + 16];
+        let mut kept = 0;
+        let mut looked_up = 0;
+        for (k, &c) in group.iter().enumerate() {
+            let lower = c.to_ascii_lowercase();
+            lowered[k] = if lower == b'l' { b'i' } else { lower };
+            let special = c.is_ascii_digit() || c == b'$' || c == b'@';
+            kept |= u64::from(c.is_ascii_alphabetic() || special) << k;
+            looked_up |= u64::from(special) << k;
+        }
+        SkeletonGroup {
+            lowered,
+            kept,
+            looked_up,
+        }
     }
 
     pub(super) fn hex_mask(group: &[u8; GROUP]) -> u64 {
@@ -392,6 +466,13 @@ mod tests {
             }
             proptest::prop_assert_eq!(super::sse2::hex_mask(&group), super::portable::hex_mask(&group));
             proptest::prop_assert_eq!(super::sse2::plain_masks(&group), super::portable::plain_masks(&group));
+            let (fast, plain) = (super::sse2::skeleton_group(&group), super::portable::skeleton_group(&group));
+            proptest::prop_assert_eq!((fast.kept, fast.looked_up), (plain.kept, plain.looked_up));
+            for (k, byte) in group.iter().enumerate() {
+                if fast.kept & !fast.looked_up & (1 << k) != 0 {
+                    proptest::prop_assert_eq!(fast.lowered[k], plain.lowered[k], "byte {}", byte);
+                }
+            }
             for chunk in group.chunks_exact(16) {
                 let lanes: [u8; 16] = chunk.try_into().unwrap();
                 proptest::prop_assert_eq!(

@@ -15,8 +15,8 @@
 //!    (look-alikes, small capitals, Cherokee, Lisu, stroke letters, enclosed and
 //!    negative-squared letters, turned letters), or, where `decancer` has no Latin reading,
 //!    through its UTS #39 confusables prototype (`unicode-security`); a short hand table covers
-//!    what both lack ([`HAND`]). A reading as a digit is taken only from a numeric character
-//!    (`decancer` reads `日` as `8`). Both crates run when the table in `skeleton/table.rs` is
+//!    what both lack (`HAND`, written into the generated table). A reading as a digit is
+//!    taken only from a numeric character (`decancer` reads `日` as `8`). Both crates run when the table in `skeleton/table.rs` is
 //!    generated, not at run time (see `table_matches_the_crates`): `decancer` implements
 //!    `Add<Translation> for String`, which would break `string + &other` in every crate that
 //!    links it;
@@ -31,13 +31,10 @@
 //! space). The folding is per character, so the skeleton of a concatenation is the
 //! concatenation of the skeletons: what lets the fence neutralise in one pass.
 //!
-//! [`Skeleton::new`] gives the folded string with a map back to the original, for detectors
-//! that match phrases ([`fold`] the phrase the same way); the fence reads characters one by
-//! one through [`with_reader`].
-
-// The fence uses the per-character readings; `Skeleton` is the API for the detectors that
-// match phrases on the same view (issue 24), which are not wired yet.
-#![allow(dead_code)]
+//! [`Skeleton::new`] gives the folded string with a map back to the original: the detector
+//! builds it once per text, the fence asks it whether a marker word is there at all, and the
+//! disguised-phrase check (`obfuscated`) searches it ([`fold`] a phrase the same way). The
+//! fence's cleaning pass reads characters one by one through [`with_reader`].
 
 mod table;
 
@@ -46,6 +43,7 @@ use std::ops::Range;
 
 use unicode_normalization::char::{decompose_compatible, is_combining_mark};
 
+use crate::byte_class::{self, GROUP};
 use crate::normalize::invisible;
 
 /// Bytes of folded letters one character can give; longer readings (a few Arabic ligatures
@@ -150,6 +148,8 @@ pub(crate) fn ascii_reading(b: u8) -> u8 {
 
 /// Readings that neither `decancer` nor the UTS #39 prototypes give, each tested to add
 /// something (`hand_entries_add_to_the_crates`).
+// Read by the generator of `skeleton/table.rs` (a test), which writes these entries into it.
+#[cfg(test)]
 pub(crate) const HAND: &[(char, &str)] = &[
     // Turned and reversed small e: `decancer` reads them as `a` and `9`, UTS #39 has no
     // Latin prototype for them; their capital `Ǝ` reads as `e` (through the leet `3`).
@@ -436,8 +436,6 @@ impl Fold {
 
     /// Folds the ASCII bytes from `*i` up to the next non-ASCII byte (or the end).
     ///
-    /// Every byte writes its slot and only a letter advances the output, with no branch per
-    /// byte: this loop is most of the cost of reading plain text through the skeleton.
     #[inline]
     fn push_ascii(&mut self, bytes: &[u8], i: &mut usize, prev: &mut Prev) {
         let from = *i;
@@ -446,17 +444,7 @@ impl Fold {
             return;
         }
         let run = &bytes[from..to];
-        let base = self.folded.len();
-        let room = base + run.len();
-        self.folded.resize(room, 0);
-        let folded = &mut self.folded[base..room];
-        let mut n = 0;
-        for &b in run {
-            let r = ascii_reading(b);
-            folded[n] = r;
-            n += usize::from(r > ASCII_DROPPED);
-        }
-        self.folded.truncate(base + n);
+        fold_ascii_run(&mut self.folded, run);
         if let Some(maps) = &mut self.maps {
             Self::map_ascii(maps, bytes, from, to, *prev);
         }
@@ -489,6 +477,77 @@ impl Fold {
             }
         }
     }
+}
+
+/// Appends the folded bytes of the ASCII `run` to `folded`.
+///
+/// Plain text is most of what the skeleton reads, so this is its hot loop: 64 bytes at a time,
+/// the letters are lowercased by vector compares ([`byte_class::skeleton_group`]), the rare
+/// digits, `$` and `@` are looked up in the leet table, and each run of kept bytes (about a
+/// word) is copied sixteen bytes at a time, where a byte at a time costs three times as much.
+fn fold_ascii_run(folded: &mut Vec<u8>, run: &[u8]) {
+    folded.reserve(run.len());
+    let mut groups = run.chunks_exact(GROUP);
+    for group in &mut groups {
+        fold_ascii_group(folded, group);
+    }
+    let rest = groups.remainder();
+    if rest.len() < 24 {
+        // Short runs (between the accented letters of a word) are cheaper byte by byte than
+        // as a padded group.
+        for &b in rest {
+            let r = ascii_reading(b);
+            if r > ASCII_DROPPED {
+                folded.push(r);
+            }
+        }
+    } else {
+        fold_ascii_group(folded, rest);
+    }
+}
+
+/// [`fold_ascii_run`] of up to [`GROUP`] bytes.
+#[inline(always)]
+fn fold_ascii_group(folded: &mut Vec<u8>, chunk: &[u8]) {
+    let mut padded = [0u8; GROUP];
+    let group: &[u8; GROUP] = match chunk.try_into() {
+        Ok(group) => group,
+        Err(_) => {
+            // Zeros are never kept.
+            padded[..chunk.len()].copy_from_slice(chunk);
+            &padded
+        }
+    };
+    let mut g = byte_class::skeleton_group(group);
+    let mut special = g.looked_up;
+    while special != 0 {
+        let k = special.trailing_zeros() as usize;
+        g.lowered[k] = ascii_reading(group[k]);
+        special &= special - 1;
+    }
+    // The group's kept bytes, gathered here: offsets masked to the group let the compiler
+    // drop every bounds check of the copies.
+    let mut out = [0u8; GROUP + 16];
+    let mut n = 0;
+    let mut kept = g.kept;
+    while kept != 0 {
+        // Adding the lowest set bit carries through the lowest run of ones: the sum's lowest
+        // bit is the run's end, and AND-ing with it clears the run (0 past bit 63).
+        let past = kept.wrapping_add(kept & kept.wrapping_neg());
+        let start = kept.trailing_zeros() as usize;
+        let len = past.trailing_zeros() as usize - start;
+        let (from, to) = (start & (GROUP - 1), n & (GROUP - 1));
+        out[to..to + 16].copy_from_slice(&g.lowered[from..from + 16]);
+        let mut k = 16;
+        while k < len {
+            let (from, to) = ((start + k) & (GROUP - 1), (n + k) & (GROUP - 1));
+            out[to..to + 16].copy_from_slice(&g.lowered[from..from + 16]);
+            k += 16;
+        }
+        n += len;
+        kept &= past;
+    }
+    folded.extend_from_slice(&out[..n.min(GROUP)]);
 }
 
 /// The length of the ASCII prefix of `bytes`, eight bytes at a time.
@@ -535,6 +594,7 @@ impl<'a> Skeleton<'a> {
     }
 
     /// The folded string as text.
+    #[cfg(test)]
     pub(crate) fn as_str(&self) -> &str {
         // Only whole characters are pushed.
         std::str::from_utf8(&self.folded).unwrap_or("")
@@ -678,6 +738,19 @@ mod tests {
         #[test]
         fn fast_paths_agree_with_reading_each_char(
             text in "[a-zA-Z0-9$@ _\\-\\n\\t\\x00\\x07\\x1b\\x7féЕ请ᴇ\u{200B}\u{301}]{0,40}"
+        ) {
+            let s = Skeleton::new(&text);
+            let (folded, starts, origin) = reference(&text);
+            proptest::prop_assert_eq!(s.as_str(), folded.as_str());
+            proptest::prop_assert_eq!(&s.maps().word_start, &starts);
+            proptest::prop_assert_eq!(s.origin(), &origin[..]);
+        }
+
+        /// The same over ASCII texts long enough for whole 64-byte groups, words longer than
+        /// sixteen bytes, and runs that cross a group's end.
+        #[test]
+        fn ascii_groups_agree_with_reading_each_char(
+            text in "([a-zA-Z0-9$@]{1,40}[ \\-_.,\\n\\x00\\x7f]{0,3}){0,12}"
         ) {
             let s = Skeleton::new(&text);
             let (folded, starts, origin) = reference(&text);
