@@ -293,7 +293,7 @@ impl Fence {
         clean_with(text, &self.markers)
     }
 
-    /// [`clean`](Self::clean) with the text's skeleton already built.
+    /// The fence's cleaning pass, with the text's skeleton already built.
     pub(crate) fn clean_sharing<'t>(
         &self,
         text: &'t str,

@@ -352,7 +352,7 @@ pub(crate) mod sealed {
 }
 
 /// A place proposals are recorded: [`SqliteLedger`](crate::SqliteLedger) (feature `sqlite`,
-/// on by default) or [`PostgresLedger`](crate::PostgresLedger) (feature `postgres`).
+/// on by default) or `PostgresLedger` (feature `postgres`).
 /// Sealed: the gate's guarantees rest on the statements both backends share.
 ///
 /// ```

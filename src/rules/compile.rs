@@ -64,7 +64,7 @@ impl CompiledRule {
 
     /// Whether a keyword occurs around one of `offsets`, each the start of an anchor literal:
     /// within the keyword's longest length on either side. For a rule whose every keyword holds
-    /// an anchor literal found wherever it occurs (see [`RuleSet::keywords_hold_anchors`]), this
+    /// an anchor literal found wherever it occurs (see [`RuleSet::keywords_hold_anchors`](super::set::RuleSet::keywords_hold_anchors)), this
     /// is whether a keyword occurs at all.
     pub(super) fn keyword_near(&self, hay: &[u8], offsets: &[usize], longest: usize) -> bool {
         let Some(f) = self.keyword_finder() else {
@@ -130,7 +130,7 @@ impl CompiledRule {
     }
 
     /// Whether the rule runs only where its anchor literals occur: a pattern with an anchor,
-    /// or a check with [`Check::anchor_words`].
+    /// or a check with [`Check::anchor_words`](super::check::Check::anchor_words).
     pub(super) fn has_anchor(&self) -> bool {
         self.pattern.as_ref().is_some_and(|p| p.anchor.is_some())
             || self
@@ -268,8 +268,8 @@ pub(super) fn builtin_nfa(pattern: &str) -> Option<regex_automata::nfa::thompson
 }
 
 /// The anchor of an embedded pattern and the run of encoding bytes every match holds, computed
-/// by `build.rs`; `None` if the pattern is not an embedded one (then [`literal_anchor`] and
-/// [`token_run::required_run`] work them out).
+/// by `build.rs`; `None` if the pattern is not an embedded one (then [`literal_anchor`](super::anchor::literal_anchor) and
+/// [`required_run`](super::token_run::required_run) work them out).
 pub(super) fn precomputed_anchor(pattern: &str) -> Option<(Option<Anchor>, usize)> {
     mod table {
         include!(concat!(env!("OUT_DIR"), "/builtin_anchors.rs"));

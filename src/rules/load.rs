@@ -80,8 +80,8 @@ pub(crate) fn compile_specs(
     rules
 }
 
-/// Like [`load_file`]; with `eager` unset, patterns are only parsed (for their literals) and
-/// compiled on first use. Only for the embedded rules, which the test suite compiles.
+/// Parses one rule file (as the test-only `load_file` does); with `eager` unset, patterns are only parsed (for their literals)
+/// and compiled on first use. Only for the embedded rules, which the test suite compiles.
 pub(super) fn load_file_with(
     file: &str,
     source: &str,

@@ -49,7 +49,7 @@ pub(crate) struct RuleSet {
     pub(super) always_candidate: Vec<bool>,
     /// Those of `always` without an anchor: they run on every text.
     pub(super) always_unanchored: Vec<u32>,
-    /// Rules whose check may want the word count ([`Check::counts_words`]): the prefilter's
+    /// Rules whose check may want the word count ([`Check::counts_words`](super::check::Check::counts_words)): the prefilter's
     /// pass counts words when one of them asks.
     pub(super) word_counters: Vec<u32>,
     /// Per rule: every anchor literal holds one of its keywords, so a match implies one.
@@ -67,7 +67,8 @@ impl RuleSet {
         Self::with_prefilter(rules, PrefilterKind::Fast)
     }
 
-    /// [`RuleSet::new`] with the prefilter of `prefilter`'s kind.
+    /// Builds the set, rejecting duplicate ids, with the prefilter of `prefilter`'s kind.
+    /// Deprecated rules are kept for listing only.
     pub(crate) fn with_prefilter(
         rules: Vec<CompiledRule>,
         prefilter: PrefilterKind,
