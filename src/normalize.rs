@@ -189,7 +189,6 @@ pub(crate) enum Invisible {
     Other,
 }
 
-/// Classifies `c` if it is one of the characters the view removes.
 /// The non-ASCII characters of `text` with their offsets, stepping over ASCII sixteen bytes at
 /// a time (invisible characters and fence sentinels are all outside ASCII).
 pub(crate) fn non_ascii_chars(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
@@ -216,13 +215,41 @@ pub(crate) fn non_ascii_chars(text: &str) -> impl Iterator<Item = (usize, char)>
     })
 }
 
+/// Whether a block of 256 code points below U+10000 holds an invisible character (bit
+/// `block % 64` of word `block / 64`): U+00xx, 03xx, 06xx, 11xx, 17xx, 18xx, 20xx, 31xx,
+/// FExx and FFxx.
+const INVISIBLE_BLOCKS: [u64; 4] = {
+    let mut bits = [0u64; 4];
+    let blocks = [0x00, 0x03, 0x06, 0x11, 0x17, 0x18, 0x20, 0x31, 0xFE, 0xFF];
+    let mut k = 0;
+    while k < blocks.len() {
+        bits[blocks[k] / 64] |= 1 << (blocks[k] % 64);
+        k += 1;
+    }
+    bits
+};
+
+/// Classifies `c` if it is one of the characters the view removes.
 pub(crate) fn invisible(c: char) -> Option<Invisible> {
     let cp = c as u32;
-    // Most text is below U+034F or in U+3165..U+FDFF (CJK, Hangul): no invisible there but
-    // the soft hyphen. Saves the range tests below for nearly every character.
-    if cp < 0xAD || (0xAE..0x34F).contains(&cp) || (0x3165..0xFE00).contains(&cp) {
+    // Nearly every character is in a block of 256 that holds no invisible one: one bit test
+    // (or, above U+FFFF, three range tests) answers before the ranges below.
+    let block = (cp >> 8) as usize;
+    let maybe = if cp < 0x1_0000 {
+        INVISIBLE_BLOCKS[block / 64] & (1 << (block % 64)) != 0
+    } else {
+        (0x1BCA0..=0x1BCA3).contains(&cp)
+            || (0x1D173..=0x1D17A).contains(&cp)
+            || (0xE0000..=0xE0FFF).contains(&cp)
+    };
+    if !maybe || cp < 0xAD {
         return None;
     }
+    classify(cp)
+}
+
+/// [`invisible`] by the full list.
+fn classify(cp: u32) -> Option<Invisible> {
     Some(match cp {
         0xE0000..=0xE007F => Invisible::Tag,
         0x061C | 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069 => Invisible::Bidi,
@@ -699,6 +726,14 @@ fn build_owned(original: &str, fold: bool) -> Normalized<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The block test never answers for a character the full list classifies.
+    #[test]
+    fn invisible_blocks_agree_with_the_full_list() {
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            assert_eq!(invisible(c), classify(c as u32), "U+{:04X}", c as u32);
+        }
+    }
 
     #[test]
     fn non_ascii_chars_are_those_of_char_indices() {

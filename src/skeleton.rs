@@ -444,10 +444,25 @@ impl Fold {
             return;
         }
         let run = &bytes[from..to];
-        fold_ascii_run(&mut self.folded, run);
         if let Some(maps) = &mut self.maps {
             Self::map_ascii(maps, bytes, from, to, *prev);
         }
+        if run.len() < SHORT_RUN {
+            // The few letters between accented ones: a byte at a time.
+            for &b in run {
+                match ascii_reading(b) {
+                    ASCII_SEPARATOR => *prev = Prev::Separator,
+                    ASCII_DROPPED => {}
+                    r => {
+                        self.folded.push(r);
+                        *prev = Prev::Ascii;
+                    }
+                }
+            }
+            *i = to;
+            return;
+        }
+        fold_ascii_run(&mut self.folded, run);
         // The last byte that is not dropped decides; a run of dropped bytes changes nothing.
         match run
             .iter()
@@ -479,6 +494,9 @@ impl Fold {
     }
 }
 
+/// ASCII runs shorter than this are folded a byte at a time, longer ones as 64-byte groups.
+const SHORT_RUN: usize = 24;
+
 /// Appends the folded bytes of the ASCII `run` to `folded`.
 ///
 /// Plain text is most of what the skeleton reads, so this is its hot loop: 64 bytes at a time,
@@ -492,9 +510,8 @@ fn fold_ascii_run(folded: &mut Vec<u8>, run: &[u8]) {
         fold_ascii_group(folded, group);
     }
     let rest = groups.remainder();
-    if rest.len() < 24 {
-        // Short runs (between the accented letters of a word) are cheaper byte by byte than
-        // as a padded group.
+    if rest.len() < SHORT_RUN {
+        // A short rest is cheaper byte by byte than as a padded group.
         for &b in rest {
             let r = ascii_reading(b);
             if r > ASCII_DROPPED {
