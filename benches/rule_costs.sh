@@ -21,7 +21,9 @@ if ! command -v valgrind >/dev/null; then
     command -v valgrind >/dev/null || { echo "rule_costs.sh needs valgrind" >&2; exit 2; }
 fi
 cargo build --release --quiet --example profile
-BIN=$(pwd)/target/release/examples/profile
+# A copy, so that a build started meanwhile cannot swap the binary under the runs.
+BIN=$(mktemp -d)/profile
+cp target/release/examples/profile "$BIN"
 
 # instructions DISABLE: the measured instructions of one prose run without the rules listed.
 instructions() {
