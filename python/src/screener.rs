@@ -1,6 +1,9 @@
 //! `Screener`: the compiled draft screener, its batch call and its pickling.
 
 use std::path::PathBuf;
+use std::sync::Arc;
+
+use rayon::prelude::*;
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::intern;
@@ -52,10 +55,55 @@ struct CtxArgs {
     max_words: Option<usize>,
 }
 
-/// One draft of a batch, ready to screen without the GIL.
+/// One draft of a batch, read from its item; its `Context` is built on a worker thread.
 struct Job {
-    ctx: palisade::Context,
+    args: CtxArgs,
     draft: PyBackedStr,
+}
+
+/// Why a batch item has no report.
+enum Failure {
+    /// Its arguments make no valid `Context` (a bad id or allowed number).
+    Context(palisade::Error),
+    /// The library refused the draft (over the input limit).
+    Screen(palisade::Error),
+    /// A panic caught inside the library.
+    Panic(String),
+}
+
+/// What building a `Context` needs of a `Screener`, shareable with worker threads.
+#[derive(Clone, Copy)]
+struct Defaults<'a> {
+    policy: Option<&'a palisade::Policy>,
+    max_words: Option<usize>,
+}
+
+impl Defaults<'_> {
+    /// The `Context` for one draft's arguments (no Python involved, so any thread may call it).
+    fn context(self, a: &CtxArgs) -> palisade::Result<palisade::Context> {
+        let ticket_id = a.ticket_id.as_deref();
+        let mut ctx = match (self.policy, ticket_id) {
+            (Some(p), id) => p.context(id)?,
+            (None, Some(id)) => palisade::Context::new(id)?,
+            (None, None) => palisade::Context::without_ticket(),
+        };
+        for id in &a.allow_ids {
+            ctx = ctx.allow_id(id)?;
+        }
+        for email in &a.allow_emails {
+            ctx = ctx.allow_email(email);
+        }
+        for number in &a.allow_numbers {
+            ctx = ctx.allow_number(number)?;
+        }
+        if let Some(text) = &a.ticket_text {
+            ctx = ctx.ticket_text(text);
+        }
+        if let Some(n) = a.max_words.or(self.max_words) {
+            ctx = ctx.max_words(n);
+        }
+        Ok(ctx)
+    }
 }
 
 fn level_of(py: Python<'_>, rule: &str, value: &str) -> PyResult<Option<palisade::Severity>> {
@@ -75,30 +123,15 @@ fn level_of(py: Python<'_>, rule: &str, value: &str) -> PyResult<Option<palisade
 }
 
 impl Screener {
+    fn defaults(&self) -> Defaults<'_> {
+        Defaults {
+            policy: self.policy.as_ref().map(|(_, p)| p),
+            max_words: self.max_words,
+        }
+    }
+
     fn context(&self, py: Python<'_>, a: &CtxArgs) -> PyResult<palisade::Context> {
-        let ticket_id = a.ticket_id.as_deref();
-        let ctx = match (&self.policy, ticket_id) {
-            (Some((_, p)), id) => p.context(id),
-            (None, Some(id)) => palisade::Context::new(id),
-            (None, None) => Ok(palisade::Context::without_ticket()),
-        };
-        let mut ctx = ctx.map_err(|e| to_py(py, e))?;
-        for id in &a.allow_ids {
-            ctx = ctx.allow_id(id).map_err(|e| to_py(py, e))?;
-        }
-        for email in &a.allow_emails {
-            ctx = ctx.allow_email(email);
-        }
-        for number in &a.allow_numbers {
-            ctx = ctx.allow_number(number).map_err(|e| to_py(py, e))?;
-        }
-        if let Some(text) = &a.ticket_text {
-            ctx = ctx.ticket_text(text);
-        }
-        if let Some(n) = a.max_words.or(self.max_words) {
-            ctx = ctx.max_words(n);
-        }
-        Ok(ctx)
+        self.defaults().context(a).map_err(|e| to_py(py, e))
     }
 
     /// Reads one batch item: a mapping with the keywords of `screen` and the draft under
@@ -106,18 +139,20 @@ impl Screener {
     fn job<'py>(&self, py: Python<'py>, item: &Bound<'py, PyAny>) -> PyResult<Job> {
         // A dict is read with interned keys (their hash is cached) and without raising
         // KeyError for each absent optional key: both cost more than screening a short draft.
+        // Once as many keys were found as the dict holds, the others are absent: a plain
+        // `{"draft", "ticket_id"}` item costs three lookups instead of nine.
         let dict = item.cast::<PyDict>().ok();
         if dict.is_none() && !item.hasattr(intern!(py, "keys"))? {
             return Err(PyTypeError::new_err("an item must be a mapping (a dict)"));
         }
-        let has = |key: &Bound<'py, PyString>| -> PyResult<bool> {
-            match dict {
-                Some(d) => d.contains(key),
-                None => Ok(item.get_item(key).is_ok()),
+        let size = dict.map(|d| d.len());
+        let found = std::cell::Cell::new(0usize);
+        // The value under `key` (`None` when absent), and whether the key is there at all.
+        let lookup = |key: &Bound<'py, PyString>| -> PyResult<Option<Bound<'py, PyAny>>> {
+            if size.is_some_and(|n| found.get() >= n) {
+                return Ok(None);
             }
-        };
-        let get = |key: &Bound<'py, PyString>| -> PyResult<Option<Bound<'py, PyAny>>> {
-            let found = match dict {
+            let value = match dict {
                 Some(d) => d.get_item(key)?,
                 None => match item.get_item(key) {
                     Ok(v) => Some(v),
@@ -125,8 +160,15 @@ impl Screener {
                     Err(e) => return Err(e),
                 },
             };
-            Ok(found.filter(|v| !v.is_none()))
+            if value.is_some() {
+                found.set(found.get() + 1);
+            }
+            Ok(value)
         };
+        let get = |key: &Bound<'py, PyString>| -> PyResult<Option<Bound<'py, PyAny>>> {
+            Ok(lookup(key)?.filter(|v| !v.is_none()))
+        };
+        let ticket = lookup(intern!(py, "ticket_id"))?;
         let draft = match (get(intern!(py, "draft"))?, get(intern!(py, "text"))?) {
             (Some(d), None) | (None, Some(d)) => d.extract::<PyBackedStr>()?,
             (Some(_), Some(_)) => {
@@ -136,11 +178,14 @@ impl Screener {
             }
             (None, None) => return Err(PyTypeError::new_err("missing key \"draft\"")),
         };
-        let ticket_key = intern!(py, "ticket_id");
-        if !has(ticket_key)? {
+        let Some(ticket) = ticket else {
             return Err(PyTypeError::new_err("missing key \"ticket_id\""));
-        }
-        let ticket_id: Option<String> = get(ticket_key)?.map(|v| v.extract()).transpose()?;
+        };
+        let ticket_id: Option<String> = if ticket.is_none() {
+            None
+        } else {
+            Some(ticket.extract()?)
+        };
         let list = |key: &Bound<'py, PyString>| -> PyResult<Vec<String>> {
             match get(key)? {
                 Some(v) if v.is_instance_of::<PyString>() => Err(PyTypeError::new_err(format!(
@@ -162,20 +207,70 @@ impl Screener {
                 .map(|v| v.extract())
                 .transpose()?,
         };
-        let ctx = self.context(py, &args)?;
-        Ok(Job { ctx, draft })
+        Ok(Job { args, draft })
     }
 }
 
-/// Screens jobs in order on up to `threads` threads.
+/// The worker threads of `screen_many`, with the process they were started in.
+///
+/// They live across calls: the regex engine keeps a warm match cache per thread, and threads
+/// started afresh for every batch began each batch with cold ones (in a profile of one batch
+/// of 3,000 drafts, a third of the workers' instructions went to rebuilding DFA states), which
+/// made `screen_many` no faster than a loop of `screen()` on two cores. After a `fork` the
+/// threads do not exist in the child, so a pool made in another process is never used.
+static POOL: std::sync::Mutex<Option<(u32, Arc<rayon::ThreadPool>)>> = std::sync::Mutex::new(None);
+
+/// This process's worker pool (made on first use); `None` if threads cannot be started.
+fn pool(threads: usize) -> Option<Arc<rayon::ThreadPool>> {
+    let mut slot = POOL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let pid = std::process::id();
+    if let Some((owner, pool)) = slot.as_ref()
+        && *owner == pid
+    {
+        return Some(Arc::clone(pool));
+    }
+    // A pool inherited through `fork`: its threads are not in this process. Dropping it
+    // would signal threads that do not exist, so it is leaked (once per forked child).
+    if let Some(stale) = slot.take() {
+        std::mem::forget(stale);
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("palisade-{i}"))
+        .build()
+        .ok()
+        .map(Arc::new)?;
+    *slot = Some((pid, Arc::clone(&pool)));
+    Some(pool)
+}
+
+/// Builds each job's `Context` and screens it, in order, on up to `threads` threads.
 fn run_jobs(
     screener: &palisade::Screener,
+    defaults: Defaults<'_>,
     jobs: &[Job],
     threads: usize,
-) -> Vec<Result<palisade::Result<palisade::Report>, String>> {
-    let one = |j: &Job| guarded(|| screener.screen(&j.ctx, &j.draft));
+) -> Vec<Result<palisade::Report, Failure>> {
+    let one = |j: &Job| -> Result<palisade::Report, Failure> {
+        let out = guarded(|| {
+            let ctx = defaults.context(&j.args).map_err(Failure::Context)?;
+            screener.screen(&ctx, &j.draft).map_err(Failure::Screen)
+        });
+        out.unwrap_or_else(|m| Err(Failure::Panic(m)))
+    };
     if threads <= 1 || jobs.len() < MIN_PARALLEL_BATCH {
         return jobs.iter().map(one).collect();
+    }
+    if let Some(pool) = pool(threads) {
+        // `one` catches panics; `guarded` here is for the pool itself failing.
+        let out = guarded(|| pool.install(|| jobs.par_iter().map(one).collect::<Vec<_>>()));
+        return out.unwrap_or_else(|m| {
+            jobs.iter()
+                .map(|_| Err(Failure::Panic(m.clone())))
+                .collect()
+        });
     }
     let per = jobs.len().div_ceil(threads);
     std::thread::scope(|s| {
@@ -191,7 +286,11 @@ fn run_jobs(
                 // `one` catches panics; this arm is for a thread that could not finish at all.
                 Err(_) => chunk
                     .iter()
-                    .map(|_| Err("internal error in palisade: worker thread failed".to_owned()))
+                    .map(|_| {
+                        Err(Failure::Panic(
+                            "internal error in palisade: worker thread failed".to_owned(),
+                        ))
+                    })
                     .collect(),
             })
             .collect()
@@ -335,22 +434,50 @@ impl Screener {
         py: Python<'py>,
         items: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
+        let defaults = self.defaults();
         let mut jobs = Vec::new();
         for (i, item) in items.try_iter()?.enumerate() {
-            let item = item.map_err(|e| at_index(py, e, i))?;
-            jobs.push(self.job(py, &item).map_err(|e| at_index(py, e, i))?);
+            let job = item.and_then(|item| self.job(py, &item));
+            match job {
+                Ok(job) => jobs.push(job),
+                Err(e) => {
+                    // Contexts are built on the workers; an earlier item whose context fails
+                    // is the first bad item, as when contexts were built here one by one.
+                    let earlier = jobs
+                        .iter()
+                        .enumerate()
+                        .find_map(|(k, j)| defaults.context(&j.args).err().map(|e| (k, e)));
+                    return Err(match earlier {
+                        Some((k, e)) => at_index(py, to_py(py, e), k),
+                        None => at_index(py, e, i),
+                    });
+                }
+            }
         }
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let screener = &self.inner;
-        let results = py.detach(|| run_jobs(screener, &jobs, threads));
-        let list = PyList::empty(py);
-        for (i, (result, job)) in results.into_iter().zip(jobs).enumerate() {
-            let report = result
-                .map_err(|m| at_index(py, panic_error(py, m), i))?
-                .map_err(|e| at_index(py, to_py(py, e), i))?;
-            list.append(Report::new(report, job.draft))?;
+        let results = py.detach(|| run_jobs(screener, defaults, &jobs, threads));
+        // A bad item raises before any screening error, as it did when it was found first.
+        let mut results = results;
+        if let Some(i) = results
+            .iter()
+            .position(|r| matches!(r, Err(Failure::Context(_))))
+            && let Err(Failure::Context(e)) = results.swap_remove(i)
+        {
+            return Err(at_index(py, to_py(py, e), i));
         }
-        Ok(list)
+        let mut reports = Vec::with_capacity(results.len());
+        for (i, (result, job)) in results.into_iter().zip(jobs).enumerate() {
+            let report = match result {
+                Ok(r) => r,
+                Err(Failure::Panic(m)) => return Err(at_index(py, panic_error(py, m), i)),
+                Err(Failure::Screen(e) | Failure::Context(e)) => {
+                    return Err(at_index(py, to_py(py, e), i));
+                }
+            };
+            reports.push(Report::new(report, job.draft));
+        }
+        PyList::new(py, reports)
     }
 
     /// For the benchmark: screens ``draft`` ``n`` times inside Rust (no Python in the loop,

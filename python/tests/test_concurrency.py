@@ -1,5 +1,6 @@
 """Threads and batches: 8 threads at once, screen_many order, and its speed-up over a loop."""
 
+import multiprocessing
 import threading
 import time
 
@@ -98,3 +99,29 @@ def test_screen_many_is_faster_than_a_python_loop(capsys):
     assert [r.blocked for r in screener.screen_many(items[:20])] == [
         screener.screen(i["draft"], ticket_id=TICKET_ID).blocked for i in items[:20]
     ]
+
+
+def _screen_batch_in_child(screener, items, queue):
+    queue.put([r.blocked for r in screener.screen_many(items)])
+
+
+@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="no fork here")
+def test_screen_many_works_in_a_forked_child_after_the_parent_used_it():
+    # screen_many keeps its worker threads across calls; a forked child has none of them and
+    # must start its own instead of waiting forever on the parent's.
+    screener = palisade.Screener()
+    items = [{"draft": f"Order {i} ships soon.", "ticket_id": TICKET_ID} for i in range(40)]
+    items[7] = {"draft": "Hi [Customer Name], it ships soon.", "ticket_id": TICKET_ID}
+    expected = [r.blocked for r in screener.screen_many(items)]
+    assert expected.count(True) == 1
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+    child = ctx.Process(target=_screen_batch_in_child, args=(screener, items, queue))
+    child.start()
+    try:
+        got = queue.get(timeout=60)
+    finally:
+        child.join(60)
+        if child.is_alive():
+            child.kill()
+    assert got == expected and child.exitcode == 0

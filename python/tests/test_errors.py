@@ -131,6 +131,30 @@ def test_screen_many_error_names_the_item():
     assert err.value.index == 1
 
 
+def test_screen_many_raises_the_first_bad_item_whatever_its_error():
+    # Contexts are built on the worker threads, after every item is read: the first bad item
+    # still wins, whether the later one is unreadable, refused by the screener or also bad.
+    ok = {"draft": "ok", "ticket_id": TICKET_ID}
+    bad_id = {"draft": "ok", "ticket_id": "two words"}
+    with pytest.raises(palisade.InvalidIdError) as err:
+        palisade.Screener().screen_many([ok, bad_id, ok, {"ticket_id": TICKET_ID}])
+    assert err.value.index == 1
+    with pytest.raises(TypeError):
+        palisade.Screener().screen_many([ok, {"ticket_id": TICKET_ID}, bad_id])
+    with pytest.raises(palisade.InvalidIdError) as err:
+        palisade.Screener().screen_many([ok] * 20 + [bad_id, {"draft": "x", "ticket_id": "#"}] + [ok] * 20)
+    assert err.value.index == 20
+    big = {"draft": "too long", "ticket_id": TICKET_ID}
+    with pytest.raises(palisade.InvalidIdError) as err:  # a bad item beats a refused draft
+        palisade.Screener(max_input_bytes=5).screen_many([ok, big] + [ok] * 20 + [bad_id])
+    assert err.value.index == 22
+    # A dict with a key screen_many does not know is read in full (the key-count shortcut
+    # must not skip the keys after it).
+    extra = {"id": 7, "draft": "Email me at jane@example.org.", "ticket_id": TICKET_ID,
+             "allow_emails": ["jane@example.org"]}
+    assert palisade.Screener().screen_many([extra])[0].findings == []
+
+
 def test_context_attributes_default_to_none():
     e = palisade.PalisadeError("x")
     assert e.file is None and e.index is None

@@ -133,6 +133,14 @@ struct Id {
 }
 
 fn id_key(id: &str) -> String {
+    // ASCII ids (nearly all) skip the Unicode tables: same letters and digits, same case.
+    if id.is_ascii() {
+        let mut key = String::with_capacity(id.len());
+        for b in id.bytes().filter(u8::is_ascii_alphanumeric) {
+            key.push(char::from(b.to_ascii_lowercase()));
+        }
+        return key;
+    }
     id.chars()
         .filter(|c| c.is_alphanumeric())
         .flat_map(char::to_lowercase)
@@ -525,6 +533,28 @@ impl Context {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `id_key` without its ASCII shortcut.
+    fn id_key_by_chars(id: &str) -> String {
+        id.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn id_key_ascii_shortcut_agrees_with_reading_chars(id in "[ -~]{0,40}|[a-zA-Z0-9_#-]{0,40}\\PC{0,4}") {
+            proptest::prop_assert_eq!(id_key(&id), id_key_by_chars(&id));
+        }
+    }
+
+    #[test]
+    fn id_key_keeps_letters_and_digits_lower_cased() {
+        assert_eq!(id_key("ORD-31415_Ab"), "ord31415ab");
+        assert_eq!(id_key("ÄB-1"), "äb1");
+        assert_eq!(id_key("#-_"), "");
+    }
 
     #[test]
     fn ids_of_any_form_compare_by_letters_and_digits() {
