@@ -8,8 +8,8 @@
 //! Reads every `*.jsonl` file in the folder and in its `multilingual/` subfolder (rows
 //! `{"text", "label": "injection"|"benign", "source", ...}`), keeps the rows that
 //! [`palisade::Half::of`] puts in the training half, and fits a logistic regression over the
-//! scorer's own hashed features ([`palisade::InjectionScorer::features`], so training and scoring
-//! share one feature function). Rows from xSID (`mainlp/xsid`, CC-BY-SA) are left out of
+//! scorer's own hashed features ([`palisade::InjectionScorer::window_features`], so training
+//! and scoring share one feature function). Rows from xSID (`mainlp/xsid`, CC-BY-SA) are left out of
 //! training and calibration and kept for evaluation only, and so are the languages that have
 //! injection rows but next to no benign ones (`UNTRAINED_LANGS`). Template text from
 //! `examples/scorer_templates.json` is added (attack openers and payloads, and benign support
@@ -188,13 +188,8 @@ fn template_texts(benign: &[&str], rng: &mut Rng) -> Result<Vec<(String, bool)>,
 fn window_features(text: &str) -> Vec<Vec<u32>> {
     let view = Normalized::folded(text);
     let folded = view.as_str();
-    InjectionScorer::windows(folded)
+    InjectionScorer::window_features(folded, BITS)
         .into_iter()
-        .map(|r| {
-            let mut f = Vec::new();
-            InjectionScorer::features(&folded[r], BITS, &mut f);
-            f
-        })
         .filter(|f| !f.is_empty())
         .collect()
 }
