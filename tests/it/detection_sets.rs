@@ -117,3 +117,23 @@ fn long_clean_tickets_raise_no_injection_finding() {
     assert!(tickets >= 30, "{tickets}");
     assert!(flagged.is_empty(), "{flagged:#?}");
 }
+
+/// An English "SYSTEM:" line is the English rules' finding: no other language's rule claims it
+/// (German and Polish write the word the same way).
+#[test]
+fn an_english_system_line_is_not_claimed_by_another_language() {
+    let text = include_str!("../../examples/ticket.txt");
+    let found = Detector::new().scan(text).unwrap();
+    assert!(
+        found.iter().any(|f| text[f.span()].contains("SYSTEM")),
+        "{found:?}"
+    );
+    for f in &found {
+        assert!(
+            !f.rule().starts_with("injection.instructions-"),
+            "{} on {:?}",
+            f.rule(),
+            &text[f.span()]
+        );
+    }
+}
