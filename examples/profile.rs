@@ -16,7 +16,10 @@
 //! 1 MiB), `credentials` (the varied prose, credential rules only), `draft-varied` and
 //! `ticket-varied` (a different 1 KiB draft or 2 KiB ticket of varied prose each call, as the
 //! benches' `_varied` entries; the count includes a copy of the text), `short-varied` (the
-//! same with 400-byte drafts, a reply within the word limit). `WARM` sets the warm-up
+//! same with 400-byte drafts, a reply within the word limit), `scorer-ticket` (the learned
+//! injection scorer alone on a different 2 KiB ticket of varied prose each call, the copy
+//! included), `scorer-short` (the same on 280-byte texts), `ticket-scored` (fence + scan of
+//! the varied tickets by a detector with the learned scorer on). `WARM` sets the warm-up
 //! count (default 300); `DISABLE` a comma-separated list of rule ids the screener leaves out.
 
 #![allow(clippy::print_stdout)] // an example's output is its result
@@ -27,7 +30,7 @@ mod varied_prose;
 use std::error::Error;
 use std::hint::black_box;
 
-use palisade::{Context, Detector, Fence, Screener};
+use palisade::{Context, Detector, Fence, InjectionScorer, Screener};
 
 const TICKET_ID: &str = "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f";
 
@@ -70,6 +73,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let drafts = varied_prose::varied_texts(256, 1024);
     let short_drafts = varied_prose::varied_texts(256, 400);
     let tickets = varied_prose::varied_texts(256, 2048);
+    let short_texts = varied_prose::varied_texts(256, 280);
     let turn = std::cell::Cell::new(0usize);
     let next = |texts: &[String]| {
         turn.set(turn.get() + 1);
@@ -90,6 +94,8 @@ fn main() -> Result<(), Box<dyn Error>> {
     }
     let screener = builder.build()?;
     let detector = Detector::new();
+    let scored = Detector::builder().with_learned_scorer().build()?;
+    let scorer = InjectionScorer::embedded();
     let fence = Fence::new("TICKET_BODY")?;
 
     let screen = |text: &str| {
@@ -102,6 +108,12 @@ fn main() -> Result<(), Box<dyn Error>> {
             .fence(&fence, black_box(text))
             .map_or(0, |r| r.findings().len())
     };
+    let scored_fence = |text: &str| {
+        scored
+            .fence(&fence, black_box(text))
+            .map_or(0, |r| r.findings().len())
+    };
+    let score = |text: &str| usize::from(scorer.finding(black_box(text)).is_some());
     let work: Box<dyn Fn() -> usize> = match which.as_str() {
         "draft" => Box::new(|| screen(&draft)),
         "dirty" => Box::new(|| screen(&dirty)),
@@ -112,6 +124,9 @@ fn main() -> Result<(), Box<dyn Error>> {
         "draft-varied" => Box::new(|| screen(&next(&drafts))),
         "short-varied" => Box::new(|| screen(&next(&short_drafts))),
         "ticket-varied" => Box::new(|| fenced(&next(&tickets))),
+        "scorer-ticket" => Box::new(|| score(&next(&tickets))),
+        "scorer-short" => Box::new(|| score(&next(&short_texts))),
+        "ticket-scored" => Box::new(|| scored_fence(&next(&tickets))),
         other => return Err(format!("unknown workload {other:?}").into()),
     };
     black_box(warm_up(&work, warm));

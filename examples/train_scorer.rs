@@ -8,8 +8,8 @@
 //! Reads every `*.jsonl` file in the folder and in its `multilingual/` subfolder (rows
 //! `{"text", "label": "injection"|"benign", "source", ...}`), keeps the rows that
 //! [`palisade::Half::of`] puts in the training half, and fits a logistic regression over the
-//! scorer's own hashed features ([`palisade::InjectionScorer::features`], so training and scoring
-//! share one feature function). Rows from xSID (`mainlp/xsid`, CC-BY-SA) are left out of
+//! scorer's own hashed features ([`palisade::InjectionScorer::window_features`], so training
+//! and scoring share one feature function). Rows from xSID (`mainlp/xsid`, CC-BY-SA) are left out of
 //! training and calibration and kept for evaluation only, and so are the languages that have
 //! injection rows but next to no benign ones (`UNTRAINED_LANGS`). Template text from
 //! `examples/scorer_templates.json` is added (attack openers and payloads, and benign support
@@ -29,10 +29,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use palisade::{Half, InjectionScorer, Normalized};
+use palisade::{Half, InjectionScorer, Normalized, WINDOW_CHARS};
 
 const BITS: u32 = 17;
-const EPOCHS: usize = 8;
+const EPOCHS: usize = 16;
 /// Weight of a benign example's loss relative to an injection's: precision first.
 const BENIGN_WEIGHT: f32 = 2.0;
 const LEARNING_RATE: f32 = 0.4;
@@ -48,6 +48,7 @@ const UNTRAINED_LANGS: &[&str] = &["hi", "bn", "th", "tl", "vi", "id", "km", "hr
 
 struct Row {
     file: String,
+    lang: String,
     text: String,
     injection: bool,
 }
@@ -132,6 +133,7 @@ fn read_rows(dir: &Path) -> Result<Vec<Row>, String> {
                 }
                 rows.push(Row {
                     file: name.clone(),
+                    lang: field("lang").to_owned(),
                     text: field("text").to_owned(),
                     injection: field("label") == "injection",
                 });
@@ -142,6 +144,58 @@ fn read_rows(dir: &Path) -> Result<Vec<Row>, String> {
         return Err(format!("no rows under {}", dir.display()));
     }
     Ok(rows)
+}
+
+/// Long benign tickets made for training and calibration.
+const LONG_TICKETS: usize = 1200;
+/// Attacks set inside long benign tickets.
+const LONG_ATTACKS: usize = 1200;
+/// Size of a long benign ticket, in bytes.
+const LONG_BYTES: usize = 2048;
+
+/// Clean texts of the repository (support tickets and replies), read as benign.
+const BENIGN_FIXTURES: &[&str] = &[
+    "benches/fixtures/ticket_ascii.txt",
+    "benches/fixtures/ticket_unicode.txt",
+    "benches/fixtures/prose.txt",
+    "benches/fixtures/draft_clean.txt",
+];
+
+/// The lines of `benches/fixtures/prose_varied.txt` (generated support prose).
+fn prose_lines() -> Vec<&'static str> {
+    include_str!("../benches/fixtures/prose_varied.txt")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .collect()
+}
+
+/// `count` tickets of about [`LONG_BYTES`]: each joins benign rows of one language picked at
+/// random (one ticket in four is our own English prose instead), with spaces or line breaks.
+fn long_benign(rows: &[&Row], prose: &[&str], count: usize, rng: &mut Rng) -> Vec<String> {
+    let mut by_lang: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for r in rows {
+        by_lang.entry(&r.lang).or_default().push(&r.text);
+    }
+    by_lang.retain(|_, v| v.len() >= 20);
+    let langs: Vec<&Vec<&str>> = by_lang.values().collect();
+    let mut out = Vec::with_capacity(count);
+    for _ in 0..count {
+        let pool: &[&str] = if rng.below(4) == 0 || langs.is_empty() {
+            prose
+        } else {
+            langs[rng.below(langs.len())]
+        };
+        if pool.is_empty() {
+            continue;
+        }
+        let mut text = String::new();
+        while text.len() < LONG_BYTES {
+            text.push_str(pool[rng.below(pool.len())]);
+            text.push_str(["\n", " ", "\n\n"][rng.below(3)]);
+        }
+        out.push(text);
+    }
+    out
 }
 
 /// Whether a training-half row is kept for calibration (a hash independent of [`Half::of`]).
@@ -188,13 +242,8 @@ fn template_texts(benign: &[&str], rng: &mut Rng) -> Result<Vec<(String, bool)>,
 fn window_features(text: &str) -> Vec<Vec<u32>> {
     let view = Normalized::folded(text);
     let folded = view.as_str();
-    InjectionScorer::windows(folded)
+    InjectionScorer::window_features(folded, BITS)
         .into_iter()
-        .map(|r| {
-            let mut f = Vec::new();
-            InjectionScorer::features(&folded[r], BITS, &mut f);
-            f
-        })
         .filter(|f| !f.is_empty())
         .collect()
 }
@@ -234,6 +283,42 @@ fn run(dir: &Path, out: &Path) -> Result<(), String> {
         let parts: Vec<&str> = (0..n).map(|_| benign[rng.below(benign.len())]).collect();
         let sep = if rng.below(2) == 0 { " " } else { "\n" };
         texts.push((parts.join(sep), false));
+    }
+    // Long benign text: tickets of about 2 KiB joined from rows of one language, and from the
+    // lines of our own support prose (the training half of its lines), so that a long
+    // ordinary ticket's windows are seen as benign, not only short messages.
+    let train_benign: Vec<&Row> = train.iter().copied().filter(|r| !r.injection).collect();
+    let prose_lines = prose_lines();
+    let (prose_train, prose_calibration): (Vec<&str>, Vec<&str>) = prose_lines
+        .iter()
+        .copied()
+        .filter(|l| Half::of(l) == Half::Train)
+        .partition(|l| !is_calibration(l));
+    for text in long_benign(&train_benign, &prose_train, LONG_TICKETS, &mut rng) {
+        texts.push((text, false));
+    }
+    for name in BENIGN_FIXTURES {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(name);
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        texts.push((text, false));
+    }
+    // Attacks set inside a window's worth of long benign text (only as much context as fits
+    // one window, so every window of the sample holds the attack).
+    for _ in 0..LONG_ATTACKS {
+        let attack = attacks[rng.below(attacks.len())];
+        let ticket = long_benign(&train_benign, &prose_train, 1, &mut rng)
+            .pop()
+            .unwrap_or_default();
+        let room = WINDOW_CHARS.saturating_sub(attack.chars().count() + 8);
+        let chars: Vec<char> = ticket.chars().collect();
+        let take = room.min(chars.len());
+        let from = rng.below(chars.len() - take + 1);
+        let context = &chars[from..from + take];
+        let split = rng.below(take + 1);
+        let before: String = context[..split].iter().collect();
+        let after: String = context[split..].iter().collect();
+        texts.push((format!("{before}\n{attack}\n{after}"), true));
     }
     for _ in 0..800 {
         let before = benign[rng.below(benign.len())];
@@ -287,11 +372,27 @@ fn run(dir: &Path, out: &Path) -> Result<(), String> {
     }
     // Quantise first, then calibrate on the quantised model, which is what ships.
     let model = InjectionScorer::from_weights(&w, bias, f32::MAX).ok_or("bad bucket count")?;
-    let max_benign = calibration
+    let calibration_benign: Vec<&Row> = calibration
         .iter()
+        .copied()
         .filter(|r| !r.injection)
+        .collect();
+    let long_calibration = long_benign(
+        &calibration_benign,
+        &prose_calibration,
+        LONG_TICKETS / 2,
+        &mut rng,
+    );
+    let max_row = calibration_benign
+        .iter()
         .map(|r| model.score(&r.text))
         .fold(f32::MIN, f32::max);
+    let max_long = long_calibration
+        .iter()
+        .map(|t| model.score(t))
+        .fold(f32::MIN, f32::max);
+    eprintln!("highest benign calibration score: rows {max_row:.3}, long tickets {max_long:.3}");
+    let max_benign = max_row.max(max_long);
     if std::env::var_os("TRAIN_SCORER_SHOW").is_some() {
         let mut top: Vec<(f32, &str)> = calibration
             .iter()
