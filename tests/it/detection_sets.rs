@@ -136,6 +136,16 @@ fn an_english_system_line_is_not_claimed_by_another_language() {
         found.iter().any(|f| text[f.span()].contains("SYSTEM")),
         "{found:?}"
     );
+    // The line's finding starts on the line, not at the newline before it.
+    let system = found
+        .iter()
+        .find(|f| f.rule() == "injection.system-line")
+        .expect("the SYSTEM: line is found");
+    assert!(
+        text[system.span()].starts_with("SYSTEM"),
+        "{:?}",
+        &text[system.span()]
+    );
     for f in &found {
         assert!(
             !f.rule().starts_with("injection.instructions-"),
