@@ -749,6 +749,16 @@ mod tests {
         (folded, starts, origin)
     }
 
+    /// The skeleton of `text` (folded bytes, word starts, origins) is the reference's.
+    fn agrees_with_reference(text: &str) -> Result<(), proptest::test_runner::TestCaseError> {
+        let s = Skeleton::new(text);
+        let (folded, starts, origin) = reference(text);
+        proptest::prop_assert_eq!(s.as_str(), folded.as_str());
+        proptest::prop_assert_eq!(&s.maps().word_start, &starts);
+        proptest::prop_assert_eq!(s.origin(), &origin[..]);
+        Ok(())
+    }
+
     proptest::proptest! {
         /// The ASCII run loops (with and without dropped bytes) agree with reading each
         /// character on its own.
@@ -756,11 +766,7 @@ mod tests {
         fn fast_paths_agree_with_reading_each_char(
             text in "[a-zA-Z0-9$@ _\\-\\n\\t\\x00\\x07\\x1b\\x7féЕ请ᴇ\u{200B}\u{301}]{0,40}"
         ) {
-            let s = Skeleton::new(&text);
-            let (folded, starts, origin) = reference(&text);
-            proptest::prop_assert_eq!(s.as_str(), folded.as_str());
-            proptest::prop_assert_eq!(&s.maps().word_start, &starts);
-            proptest::prop_assert_eq!(s.origin(), &origin[..]);
+            agrees_with_reference(&text)?;
         }
 
         /// The same over ASCII texts long enough for whole 64-byte groups, words longer than
@@ -769,11 +775,7 @@ mod tests {
         fn ascii_groups_agree_with_reading_each_char(
             text in "([a-zA-Z0-9$@]{1,40}[ \\-_.,\\n\\x00\\x7f]{0,3}){0,12}"
         ) {
-            let s = Skeleton::new(&text);
-            let (folded, starts, origin) = reference(&text);
-            proptest::prop_assert_eq!(s.as_str(), folded.as_str());
-            proptest::prop_assert_eq!(&s.maps().word_start, &starts);
-            proptest::prop_assert_eq!(s.origin(), &origin[..]);
+            agrees_with_reference(&text)?;
         }
     }
 
