@@ -19,6 +19,9 @@ mod anchor;
 mod nfa_code;
 #[path = "src/rules/spec_rows.rs"]
 mod spec_rows;
+#[allow(dead_code)]
+#[path = "src/rules/start.rs"]
+mod start;
 #[path = "src/rules/token_run.rs"]
 mod token_run;
 
@@ -39,6 +42,7 @@ fn main() {
     println!("cargo:rerun-if-changed=src/rules/spec_rows.rs");
     println!("cargo:rerun-if-changed=src/rules/nfa_code.rs");
     println!("cargo:rerun-if-changed=src/rules/token_run.rs");
+    println!("cargo:rerun-if-changed=src/rules/start.rs");
     let mut entries: Vec<(String, Option<anchor::Anchor>, usize)> = Vec::new();
     let mut nfas: Vec<(String, Vec<u8>)> = Vec::new();
     for path in rule_files() {
@@ -74,8 +78,14 @@ fn main() {
     entries.sort_by(|a, b| a.0.cmp(&b.0));
     entries.dedup_by(|a, b| a.0 == b.0);
     let mut out = String::from(
-        "/// `(max offset, literals, first bytes, word start)` of an anchor.\n\
-         pub(crate) type AnchorRow = (usize, &'static [&'static [u8]], Option<&'static [u8]>, bool);\n\
+        "/// `(max offset, literals, first bytes, word start, start condition)` of an anchor.\n\
+         pub(crate) type AnchorRow = (\n\
+         \x20   usize,\n\
+         \x20   &'static [&'static [u8]],\n\
+         \x20   Option<&'static [u8]>,\n\
+         \x20   bool,\n\
+         \x20   Option<(u8, &'static [u8])>,\n\
+         );\n\
          /// `(pattern, anchor, run)` of every embedded pattern, sorted by pattern (anchor `None`:\n\
          /// none; run: the run of encoding bytes every match holds).\n\
          pub(crate) static BUILTIN_ANCHORS: &[(&str, Option<AnchorRow>, usize)] = &[\n",
@@ -95,7 +105,13 @@ fn main() {
                         let _ = write!(out, "], Some(&{b:?})");
                     }
                 }
-                let _ = write!(out, ", {}))", a.word_start);
+                let _ = write!(out, ", {}, ", a.word_start);
+                match &a.start {
+                    None => out.push_str("None))"),
+                    Some(c) => {
+                        let _ = write!(out, "Some(({}, &{:?}))))", c.looks, c.bytes);
+                    }
+                }
             }
         }
         let _ = writeln!(out, ", {run}),");

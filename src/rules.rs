@@ -29,6 +29,7 @@ pub(crate) mod schema;
 mod set;
 #[cfg(test)]
 mod spec_rows;
+mod start;
 #[cfg(test)]
 pub(crate) mod testkit;
 mod token_run;

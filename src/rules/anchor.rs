@@ -10,6 +10,8 @@
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
 use regex_syntax::hir::{Capture, Class, Hir, HirKind, Look, Repetition};
 
+use super::start::{AT_TEXT_START, StartCondition, start_condition};
+
 /// The syntax settings every pattern is compiled with (`regex::bytes`, no Unicode classes).
 /// `None` if the pattern does not parse (the regex crate then reports why).
 pub(crate) fn parse_hir(pattern: &str) -> Option<Hir> {
@@ -45,13 +47,25 @@ pub(crate) struct Anchor {
     /// (`[A-Za-z0-9_]`) is always preceded there by a byte that is not one, or by nothing.
     /// The prefilter then looks for it only at word starts (see `prefilter.rs`).
     pub(crate) word_start: bool,
+    /// Where a match can start (see `start.rs`), when the pattern narrows it.
+    pub(crate) start: Option<StartCondition>,
 }
 
 /// The anchor of a pattern, or `None` when it has no usable one (it then searches the text).
 pub(crate) fn literal_anchor(hir: &Hir) -> Option<Anchor> {
+    let start = start_condition(hir);
+    // A pattern that can only match at the start of the text is tried there once per text,
+    // which costs less than looking for its literals everywhere.
+    if start
+        .as_ref()
+        .is_some_and(|c| c.looks == AT_TEXT_START && c.bytes.is_empty())
+    {
+        return None;
+    }
     let mut anchor = anchor_of(&fold_ascii_case(hir), Before::Unknown)?;
     strip_leading_space(&mut anchor);
     anchor.first_bytes = first_bytes(hir);
+    anchor.start = start;
     Some(anchor)
 }
 
@@ -202,6 +216,7 @@ fn from_probe_offsets(anchor: &Anchor) -> Option<Anchor> {
         literals,
         first_bytes: None,
         word_start: true,
+        start: None,
     })
 }
 
@@ -348,6 +363,7 @@ fn anchor_of(hir: &Hir, before: Before) -> Option<Anchor> {
                 literals,
                 first_bytes: None,
                 word_start,
+                start: None,
             })
         }
         HirKind::Capture(c) => anchor_of(&c.sub, before),
@@ -376,6 +392,7 @@ fn anchor_of(hir: &Hir, before: Before) -> Option<Anchor> {
                                 literals,
                                 first_bytes: None,
                                 word_start,
+                                start: None,
                             },
                         ));
                     }
@@ -499,13 +516,16 @@ const MOST_FREQUENT_WORDS: &[&[u8]] = &[
 /// Words frequent in support prose, less so than [`VERY_COMMON_WORDS`]. Sorted, lowercase.
 const COMMON_WORDS: &[&[u8]] = &[
     b"above",
+    b"address",
     b"anything",
-    b"begin",
     b"complete",
     b"continue",
+    b"date",
     b"dear",
     b"doesn't",
     b"don't",
+    b"egin",
+    b"email",
     b"free",
     b"full",
     b"give",
@@ -514,10 +534,13 @@ const COMMON_WORDS: &[&[u8]] = &[
     b"host",
     b"key",
     b"list",
+    b"name",
     b"never",
     b"now",
     b"open",
+    b"order",
     b"original",
+    b"phone",
     b"previous",
     b"print",
     b"read",
@@ -525,6 +548,7 @@ const COMMON_WORDS: &[&[u8]] = &[
     b"reply",
     b"server",
     b"share",
+    b"ship",
     b"show",
     b"start",
     b"stop",

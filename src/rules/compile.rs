@@ -11,6 +11,7 @@ use regex_automata::meta::Regex as MetaRegex;
 use super::anchor::Anchor;
 use super::check::RuleCheck;
 use super::schema::{ExampleSpec, ValidatorName};
+use super::start::StartCondition;
 use super::{PatternLimits, RuleInfo, nfa_code};
 
 #[derive(Debug)]
@@ -155,6 +156,10 @@ pub(super) struct Pattern {
     pub(super) limits: PatternLimits,
     /// Bitmap of the bytes a match can start with, from the anchor (all when unknown).
     pub(super) first: [u64; 4],
+    /// Where a match can start besides `first` (see `start.rs`): at a byte of `start_bytes`
+    /// (a bitmap, all bytes when the pattern does not narrow it) or where `start_looks` hold.
+    pub(super) start_bytes: [u64; 4],
+    pub(super) start_looks: u8,
     /// The pattern names a `secret` group (the finding's span is that group).
     pub(super) secret: bool,
     /// Literals that every match carries near its start, when the pattern has a few: the
@@ -277,11 +282,15 @@ pub(super) fn precomputed_anchor(pattern: &str) -> Option<(Option<Anchor>, usize
     let table = table::BUILTIN_ANCHORS;
     let i = table.binary_search_by(|(p, _, _)| (*p).cmp(pattern)).ok()?;
     let (_, anchor, run) = table[i];
-    let anchor = anchor.map(|(max_offset, literals, first, word_start)| Anchor {
+    let anchor = anchor.map(|(max_offset, literals, first, word_start, start)| Anchor {
         max_offset,
         literals: literals.iter().map(|l| l.to_vec()).collect(),
         first_bytes: first.map(<[u8]>::to_vec),
         word_start,
+        start: start.map(|(looks, bytes)| StartCondition {
+            looks,
+            bytes: bytes.to_vec(),
+        }),
     });
     Some((anchor, run))
 }

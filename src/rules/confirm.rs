@@ -6,6 +6,7 @@ use regex_automata::{Anchored, Input};
 
 use super::compile::{CompiledRule, Pattern};
 use super::emit::{emit_match, push_match, search_from};
+use super::start::looks_hold;
 use crate::finding::Finding;
 use crate::normalize::Normalized;
 
@@ -62,6 +63,10 @@ pub(super) struct Hits<'h> {
     pub(super) max_offset: usize,
     /// Bitmap of the bytes a match can start with (every byte when unknown).
     pub(super) first: &'h [u64; 4],
+    /// Where else a match can start (see `start.rs`): a bitmap of bytes, or where the looks
+    /// hold.
+    pub(super) start_bytes: &'h [u64; 4],
+    pub(super) start_looks: u8,
 }
 
 /// Confirms an anchored rule at the starts each literal occurrence allows, in order,
@@ -90,7 +95,10 @@ pub(super) fn run_at_hits(
         let mut start = next.max(at.saturating_sub(hits.max_offset));
         while start <= at {
             let b = hay[start];
-            if (hits.first[usize::from(b >> 6)] >> (b & 63)) & 1 == 0 {
+            let bit = |map: &[u64; 4]| (map[usize::from(b >> 6)] >> (b & 63)) & 1 != 0;
+            if !bit(hits.first)
+                || !(bit(hits.start_bytes) || looks_hold(hits.start_looks, hay, start))
+            {
                 start += 1;
                 continue;
             }

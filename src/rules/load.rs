@@ -269,10 +269,19 @@ pub(super) fn compile_rule(
                     first[usize::from(b >> 6)] |= 1 << (b & 63);
                 }
             }
+            let (mut start_bytes, mut start_looks) = ([u64::MAX; 4], 0);
+            if let Some(start) = anchor.as_ref().and_then(|a| a.start.as_ref()) {
+                (start_bytes, start_looks) = ([0; 4], start.looks);
+                for &b in &start.bytes {
+                    start_bytes[usize::from(b >> 6)] |= 1 << (b & 63);
+                }
+            }
             let pattern = Pattern {
                 source: p.clone(),
                 limits: *limits,
                 first,
+                start_bytes,
+                start_looks,
                 secret: p.contains("(?P<secret>") || p.contains("(?<secret>"),
                 anchor,
                 long_run,

@@ -177,6 +177,8 @@ impl RuleSet {
                             offsets: &mine,
                             max_offset: anchor.max_offset,
                             first: &pattern.first,
+                            start_bytes: &pattern.start_bytes,
+                            start_looks: pattern.start_looks,
                         };
                         first_match = run_at_hits(rule, pattern, dfa, cache, &hits, view, out);
                     }

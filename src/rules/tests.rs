@@ -154,7 +154,8 @@ fn every_builtin_pattern_compiles() {
 }
 
 /// No embedded pattern searches every text: those without an anchor literal are long runs
-/// of token bytes, which clean prose does not have.
+/// of token bytes, which clean prose does not have, or match only at the start of the text
+/// (the regex then tries that one position).
 #[test]
 fn unanchored_embedded_patterns_need_a_long_run() {
     let set = embedded_set(&stub_checks());
@@ -168,9 +169,16 @@ fn unanchored_embedded_patterns_need_a_long_run() {
         unanchored.len() >= 3,
         "the embedded set has unanchored patterns"
     );
+    let at_text_start = |p: &Pattern| {
+        parse_hir(&p.source)
+            .and_then(|h| start::start_condition(&h))
+            .is_some_and(|c| c.looks == start::AT_TEXT_START && c.bytes.is_empty())
+    };
     for r in unanchored {
         assert!(
-            r.pattern.as_ref().is_some_and(|p| p.long_run),
+            r.pattern
+                .as_ref()
+                .is_some_and(|p| p.long_run || at_text_start(p)),
             "{} searches every text",
             r.info.id
         );
@@ -459,12 +467,13 @@ fn anchors_cover_case_and_leading_context() {
 /// Which anchors are needed only at word starts, and what stands in for those that are not.
 #[test]
 fn word_start_anchors() {
+    // A pattern that matches only at the start of the text needs no literal at all.
+    assert_eq!(literal_anchor(&parse_hir(r"^ignore").unwrap()), None);
     let anchor = |p: &str| literal_anchor(&parse_hir(p).unwrap()).unwrap();
     let lits = |v: &[&str]| v.iter().map(|s| s.as_bytes().to_vec()).collect::<Vec<_>>();
     // `\b`, `^`, a required separator or `_` in front: a word start.
     for p in [
         r"(?i)\bignore",
-        r"^ignore",
         r"(?m)^ignore",
         r"[ ,]ignore",
         r"(?:\b|_)ignore",
@@ -500,4 +509,118 @@ fn word_start_anchors() {
 fn masked_preview_hides_short_values() {
     assert_eq!(masked_preview(b"hunter22"), "8 chars");
     assert_eq!(masked_preview(b"ghp_abcdefghijklmnop"), "ghp_… 20 chars");
+}
+
+/// Rules that open with `\b`, a line start or the text start are confirmed only where that
+/// holds (`start.rs`); on texts dense with their literals, at word edges, line starts and
+/// inside words, the engine still reports exactly what the regex's own search reports.
+#[test]
+fn start_conditions_lose_no_match() {
+    let toml = r#"
+[[rule]]
+id = "test.word"
+kind = "injection"
+severity = "notice"
+description = "d"
+rationale = "r"
+message = "m"
+pattern = '''(?i)\b(?:you(?:'ll|\s+will)|'ll)\s+be\s+(?:sent|paid)'''
+examples = ["you will be paid"]
+negative_examples = ["bayou will be paid"]
+
+[[rule]]
+id = "test.line"
+kind = "injection"
+severity = "notice"
+description = "d"
+rationale = "r"
+message = "m"
+pattern = '''(?im:^)(?:feel\s+free|let\s+me\s+know)\s+to\s+edit'''
+examples = ["hi\nfeel free to edit"]
+negative_examples = ["hi, feel free to edit"]
+
+[[rule]]
+id = "test.line-or-newline"
+kind = "injection"
+severity = "notice"
+description = "d"
+rationale = "r"
+message = "m"
+pattern = '''(?i)(?:^|\n)[ \t]*(?:dear|hello)\s+(?:sir|team)'''
+examples = ["x\nhello team"]
+negative_examples = ["x hello team"]
+
+[[rule]]
+id = "test.text-start"
+kind = "injection"
+severity = "notice"
+description = "d"
+rationale = "r"
+message = "m"
+pattern = '''(?i)^\s*(?:okay|sure)?[,!]?\s*here\s+you\s+go\s*:'''
+examples = ["Sure, here you go:"]
+negative_examples = ["x\nhere you go:"]
+"#;
+    let limits = PatternLimits::default();
+    let set = RuleSet::new(load_ok("t.toml", toml, &limits, &Checks::default())).unwrap();
+    let looks: Vec<u8> = set
+        .rules()
+        .iter()
+        .map(|r| r.pattern.as_ref().unwrap().start_looks)
+        .collect();
+    assert_eq!(
+        looks[..3],
+        [
+            start::AT_WORD_BOUNDARY,
+            start::AT_LINE_START,
+            start::AT_TEXT_START
+        ]
+    );
+    // Tried once, at the start of the text: no literal in the prefilter.
+    assert!(set.rules()[3].pattern.as_ref().unwrap().anchor.is_none());
+    let pieces = [
+        "you will be paid",
+        "you'll be sent",
+        "'ll be paid",
+        "bayou will be paid",
+        "x'll be sent",
+        "feel free to edit",
+        "let me know to edit",
+        "hello team",
+        "dear sir",
+        "here you go:",
+        "Sure, ",
+        "okay! ",
+        " ",
+        "\n",
+        "\n\t",
+        "_",
+        "a",
+        ".",
+        "é",
+    ];
+    let mut next = picker(0x05EE_D0F5_7A27_u64);
+    let mut found = 0;
+    for _ in 0..3000 {
+        let n = 1 + next(12);
+        let text: String = (0..n).map(|_| pieces[next(pieces.len())]).collect();
+        let view = Normalized::new(&text);
+        let mut fast = Vec::new();
+        set.scan(&view, None, &|_| true, &mut fast);
+        let mut slow = Vec::new();
+        for rule in set.rules() {
+            run_rule(rule, &view, None, &mut slow);
+        }
+        let key = |v: &[Finding]| {
+            let mut k: Vec<_> = v
+                .iter()
+                .map(|f| (f.rule().to_owned(), f.span().start, f.span().end))
+                .collect();
+            k.sort();
+            k
+        };
+        assert_eq!(key(&fast), key(&slow), "{text:?}");
+        found += fast.len();
+    }
+    assert!(found > 1000, "{found} findings");
 }

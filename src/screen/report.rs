@@ -84,8 +84,14 @@ impl Report {
                 }
                 let text = draft.get(span)?;
                 let start = quoted.len();
-                let mut chars = text.char_indices();
-                let cut = chars.nth(MAX_QUOTE_CHARS).map_or(text.len(), |(i, _)| i);
+                // An ASCII head is cut by bytes; only other text is walked char by char.
+                let head = &text.as_bytes()[..text.len().min(MAX_QUOTE_CHARS)];
+                let cut = if head.is_ascii() {
+                    head.len()
+                } else {
+                    let mut chars = text.char_indices();
+                    chars.nth(MAX_QUOTE_CHARS).map_or(text.len(), |(i, _)| i)
+                };
                 quoted.push_str(&text[..cut]);
                 if cut < text.len() {
                     quoted.push('…');

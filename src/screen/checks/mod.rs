@@ -87,8 +87,11 @@ impl Check for IntroLine {
 #[derive(Debug)]
 struct Email;
 impl Check for Email {
+    fn anchor_words(&self) -> Vec<String> {
+        words(email::ANCHOR_LITERALS)
+    }
     fn run(&self, pass: &Pass<'_, '_>, emit: &mut Emit<'_>) {
-        email::run(pass.text(), pass.context::<Context>(), emit);
+        email::run(pass.text(), pass.anchors, pass.context::<Context>(), emit);
     }
 }
 
