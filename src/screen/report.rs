@@ -74,7 +74,8 @@ impl Report {
             starts.push(s.start);
             reach.push(reach.last().map_or(s.end, |&r| r.max(s.end)));
         }
-        let mut quoted = String::new();
+        // Room for every quote and its ellipsis: one allocation, not one per growth.
+        let mut quoted = String::with_capacity(findings.len() * (MAX_QUOTE_CHARS + 3));
         let quotes = findings
             .iter()
             .map(|f| {
