@@ -7,11 +7,20 @@
 #   bash benches/rule_costs.sh            # every rule, most expensive first; about 10 minutes
 #   TOP=15 bash benches/rule_costs.sh     # print only the first 15
 #   JOBS=1 bash benches/rule_costs.sh     # one callgrind at a time (default: one per core)
+#   WORKLOAD=draft-varied bash benches/rule_costs.sh   # instructions per 1 KiB draft instead
 #
 # Needs valgrind (installed with apt-get when missing and running as root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TOP=${TOP:-0}
+# `prose`: one screen of 1 MiB, reported per byte; `draft-varied`: 300 different 1 KiB drafts,
+# reported per draft.
+WORKLOAD=${WORKLOAD:-prose}
+case "$WORKLOAD" in
+    prose) RUNS=1 WARMUP=2 PER=1048576 UNIT="instructions per byte" ;;
+    draft-varied) RUNS=300 WARMUP=300 PER=300 UNIT="instructions per 1 KiB draft" ;;
+    *) echo "WORKLOAD is prose or draft-varied" >&2; exit 2 ;;
+esac
 JOBS=${JOBS:-$(nproc)}
 if ! command -v valgrind >/dev/null; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
@@ -27,12 +36,12 @@ cp target/release/examples/profile "$BIN"
 
 # instructions DISABLE: the measured instructions of one prose run without the rules listed.
 instructions() {
-    WARM=2 DISABLE="$1" valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-        --collect-atstart=no --toggle-collect='profile::measured' "$BIN" prose 1 2>&1 |
+    WARM=$WARMUP DISABLE="$1" valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+        --collect-atstart=no --toggle-collect='profile::measured' "$BIN" "$WORKLOAD" "$RUNS" 2>&1 |
         awk '/I *refs:/ { gsub(",", "", $NF); print $NF }'
 }
 export -f instructions
-export BIN
+export BIN WORKLOAD RUNS WARMUP
 
 all=$(instructions "")
 # `rules --json` prints one rule per line.
@@ -40,8 +49,8 @@ ids=$(cargo run --release --quiet -- rules --json |
     python3 -c 'import json, sys; [print(r["id"]) for r in map(json.loads, sys.stdin)]')
 printf '%s\n' "$ids" |
     xargs -P "$JOBS" -I{} bash -c 'printf "%s\t%s\n" {} "$(instructions {})"' |
-    awk -F'\t' -v all="$all" '{ printf "%.2f\t%s\n", (all - $2) / 1048576, $1 }' |
+    awk -F'\t' -v all="$all" -v per="$PER" '{ printf "%.2f\t%s\n", (all - $2) / per, $1 }' |
     sort -rn |
     { if [ "$TOP" -gt 0 ]; then head -n "$TOP"; else cat; fi } |
-    awk -F'\t' -v all="$all" 'BEGIN { printf "every rule: %.1f instructions per byte\n\n| rule | instructions per byte |\n|---|---:|\n", all / 1048576 }
+    awk -F'\t' -v all="$all" -v per="$PER" -v unit="$UNIT" 'BEGIN { printf "every rule: %.1f %s\n\n| rule | %s |\n|---|---:|\n", all / per, unit, unit }
                               { printf "| `%s` | %s |\n", $2, $1 }'
