@@ -67,10 +67,14 @@ const MODALS: &[&str] = &["will", "shall"];
 const OTHER_VERBS: &[&str] = &["going", "being", "should"];
 
 /// The word lists the check reads, from `[[words]]` tables with `check = "promise"`.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub(crate) struct Words {
-    /// Every anchor: the word, what it starts, and whether it is matched only as written.
+    /// Every anchor: the word, what it starts, and whether it is matched only as written;
+    /// grouped by lower-case first byte, longest first within a group.
     anchors: Vec<(String, Anchor, bool)>,
+    /// `anchors[by_first[c]..by_first[c + 1]]` start with byte `c` in lower case: a hit reads
+    /// only the words that can be there, longest first, and stops at the first that is.
+    by_first: Vec<u16>,
     /// Words before "guarantee" that negate it (the note says so).
     negations: Vec<String>,
     /// Words that make the time part of a condition, not a commitment.
@@ -161,8 +165,18 @@ impl From<&Vocabulary> for Words {
                 .filter(|w| !w.is_empty())
                 .map(|w| (w, Anchor::ByTime, true)),
         );
+        anchors
+            .sort_by_key(|(w, _, _)| (w.as_bytes()[0].to_ascii_lowercase(), usize::MAX - w.len()));
+        let mut by_first = vec![0u16; 257];
+        for (w, _, _) in &anchors {
+            by_first[usize::from(w.as_bytes()[0].to_ascii_lowercase()) + 1] += 1;
+        }
+        for c in 1..by_first.len() {
+            by_first[c] += by_first[c - 1];
+        }
         let mut words = Words {
             anchors,
+            by_first,
             negations: list("negations"),
             conditions: list("conditions"),
             outcomes: list("outcomes"),
@@ -207,19 +221,17 @@ fn cased_at(b: &[u8], s: usize, word: &str) -> bool {
 
 /// The end and kind of the longest anchor that starts at `s` with an accepted letter case.
 fn anchor_at(b: &[u8], s: usize, v: &Words) -> Option<(usize, Anchor)> {
-    // Only words with this first letter can be here: one compare turns the rest away.
-    let first = b[s].to_ascii_lowercase();
-    v.anchors
+    let first = usize::from(b[s].to_ascii_lowercase());
+    let group = usize::from(v.by_first[first])..usize::from(v.by_first[first + 1]);
+    v.anchors[group]
         .iter()
-        .filter(|(w, _, exact)| {
-            w.as_bytes()[0].to_ascii_lowercase() == first
-                && if *exact {
-                    b[s..].starts_with(w.as_bytes())
-                } else {
-                    cased_at(b, s, w)
-                }
+        .find(|(w, _, exact)| {
+            if *exact {
+                b[s..].starts_with(w.as_bytes())
+            } else {
+                cased_at(b, s, w)
+            }
         })
-        .max_by_key(|(w, _, _)| w.len())
         .map(|(w, anchor, _)| (s + w.len(), *anchor))
 }
 
