@@ -20,8 +20,7 @@
 
 use std::sync::LazyLock;
 
-use memchr::memmem;
-use memchr::{memchr_iter, memchr3_iter};
+use memchr::{memchr_iter, memchr2_iter, memchr3_iter};
 use regex::Regex;
 
 use super::Emit;
@@ -111,11 +110,8 @@ static OBFUSCATED: LazyLock<Option<Regex>> = LazyLock::new(|| {
 
 /// The spoken `dot` an obfuscated address may hold (the other markers are found by their
 /// rare bytes: `)`, `]`, `%`, `&`).
-static SPOKEN_DOT: LazyLock<memmem::Finder<'static>> =
-    LazyLock::new(|| memmem::Finder::new(b" dot "));
-
 /// Whether the view may hold an obfuscated address: a bracketed `at` (`at)`, `at]`, any case),
-/// `%40`, `&#`, or a spoken ` dot `. A Teddy search for all five took the common pairs `at` and
+/// `%40`, `&#`, or a spoken ` dot ` in any case (as [`marker_at`] reads it). A Teddy search for all five took the common pairs `at` and
 /// ` d` as its fingerprints and stopped at most words; the rare closing brackets, `%` and `&`
 /// are found by `memchr` and the pair before them read there.
 fn may_hold_obfuscated(b: &[u8]) -> bool {
@@ -125,7 +121,11 @@ fn may_hold_obfuscated(b: &[u8]) -> bool {
     });
     marked
         || memchr_iter(b'&', b).any(|i| b.get(i + 1) == Some(&b'#'))
-        || SPOKEN_DOT.find(b).is_some()
+        || memchr2_iter(b'd', b'D', b).any(|i| {
+            b.get(i..i + 3)
+                .is_some_and(|w| w.eq_ignore_ascii_case(b"dot"))
+                && marker_at(b, i)
+        })
 }
 
 fn obfuscated(view: &str, ctx: Option<&Context>, emit: &mut Emit<'_>) {
@@ -224,16 +224,30 @@ mod tests {
         /// The marker test finds a marker exactly where a search per marker does.
         #[test]
         fn marker_search_agrees_with_one_pass_per_marker(
-            text in "([a-zA-Z ]{0,12}(%40|&#|at\\)|AT]|aT\\)|at]|dot| dot |%4|a t\\)|&|\\)|])?){0,8}"
+            text in "([a-zA-Z ]{0,12}(%40|&#|at\\)|AT]|aT\\)|at]|dot| dot | DOT | dOt |%4|a t\\)|&|\\)|])?){0,8}"
         ) {
+            use memchr::memmem;
             let b = text.as_bytes();
             let lower = text.to_ascii_lowercase();
-            let per_marker = [&b"%40"[..], b"&#", b"at)", b"at]"]
+            let per_marker = [&b"%40"[..], b"&#", b"at)", b"at]", b" dot "]
                 .iter()
-                .any(|m| memmem::find(lower.as_bytes(), m).is_some())
-                || memmem::find(b, b" dot ").is_some();
+                .any(|m| memmem::find(lower.as_bytes(), m).is_some());
             proptest::prop_assert_eq!(may_hold_obfuscated(b), per_marker, "{:?}", text);
         }
+    }
+
+    /// Without the prefilter's anchors the spoken form is found in any letter case, as with
+    /// them (the engine's differential test caught " DOT " read only in lower case).
+    #[test]
+    fn spoken_dot_in_capitals_is_found_without_anchors() {
+        assert_eq!(
+            found("WRITE TO JANE AT EXAMPLE DOT COM.", None),
+            vec!["JANE AT EXAMPLE DOT COM"]
+        );
+        assert_eq!(
+            found("Mail jane at example Dot com", None),
+            vec!["jane at example Dot com"]
+        );
     }
 
     fn found(text: &str, ctx: Option<&Context>) -> Vec<String> {
