@@ -81,11 +81,18 @@ pub(crate) fn run(
 /// Whether an obfuscation marker starts at `at`, where the prefilter found one of
 /// [`ANCHOR_LITERALS`] other than `@` (a `dot` counts between spaces only).
 fn marker_at(b: &[u8], at: usize) -> bool {
-    let rest = &b[at..];
-    if rest.len() >= 3 && rest[..3].eq_ignore_ascii_case(b"dot") {
-        return at > 0 && b[at - 1] == b' ' && b.get(at + 3) == Some(&b' ');
-    }
-    true
+    !is_dot(b, at) || spoken_dot_at(b, at)
+}
+
+/// Whether `dot` starts at `at`, in any letter case.
+fn is_dot(b: &[u8], at: usize) -> bool {
+    b.get(at..at + 3)
+        .is_some_and(|w| w.eq_ignore_ascii_case(b"dot"))
+}
+
+/// Whether a spoken `dot` (between spaces, any letter case) starts at `at`.
+fn spoken_dot_at(b: &[u8], at: usize) -> bool {
+    at > 0 && b[at - 1] == b' ' && is_dot(b, at) && b.get(at + 3) == Some(&b' ')
 }
 
 /// Bracketed `at`/`dot`, percent- or entity-encoded `@`, or the spoken form (see the module
@@ -108,12 +115,11 @@ static OBFUSCATED: LazyLock<Option<Regex>> = LazyLock::new(|| {
     .ok()
 });
 
-/// The spoken `dot` an obfuscated address may hold (the other markers are found by their
-/// rare bytes: `)`, `]`, `%`, `&`).
 /// Whether the view may hold an obfuscated address: a bracketed `at` (`at)`, `at]`, any case),
-/// `%40`, `&#`, or a spoken ` dot ` in any case (as [`marker_at`] reads it). A Teddy search for all five took the common pairs `at` and
-/// ` d` as its fingerprints and stopped at most words; the rare closing brackets, `%` and `&`
-/// are found by `memchr` and the pair before them read there.
+/// `%40`, `&#`, or a spoken ` dot ` (any case, as [`marker_at`] reads it). A Teddy search for
+/// all five took the common pairs `at` and ` d` as its fingerprints and stopped at most words;
+/// the rare closing brackets, `%` and `&`, and each `d`, are found by `memchr` and the bytes
+/// around them read there.
 fn may_hold_obfuscated(b: &[u8]) -> bool {
     let marked = memchr3_iter(b')', b']', b'%', b).any(|i| match b[i] {
         b'%' => b[i + 1..].starts_with(b"40"),
@@ -121,11 +127,7 @@ fn may_hold_obfuscated(b: &[u8]) -> bool {
     });
     marked
         || memchr_iter(b'&', b).any(|i| b.get(i + 1) == Some(&b'#'))
-        || memchr2_iter(b'd', b'D', b).any(|i| {
-            b.get(i..i + 3)
-                .is_some_and(|w| w.eq_ignore_ascii_case(b"dot"))
-                && marker_at(b, i)
-        })
+        || memchr2_iter(b'd', b'D', b).any(|i| spoken_dot_at(b, i))
 }
 
 fn obfuscated(view: &str, ctx: Option<&Context>, emit: &mut Emit<'_>) {

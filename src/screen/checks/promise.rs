@@ -74,7 +74,7 @@ pub(crate) struct Words {
     anchors: Vec<(String, Anchor, bool)>,
     /// `anchors[by_first[c]..by_first[c + 1]]` start with byte `c` in lower case: a hit reads
     /// only the words that can be there, longest first, and stops at the first that is.
-    by_first: Vec<u16>,
+    by_first: Vec<u32>,
     /// Words before "guarantee" that negate it (the note says so).
     negations: Vec<String>,
     /// Words that make the time part of a condition, not a commitment.
@@ -167,7 +167,7 @@ impl From<&Vocabulary> for Words {
         );
         anchors
             .sort_by_key(|(w, _, _)| (w.as_bytes()[0].to_ascii_lowercase(), usize::MAX - w.len()));
-        let mut by_first = vec![0u16; 257];
+        let mut by_first = vec![0u32; 257];
         for (w, _, _) in &anchors {
             by_first[usize::from(w.as_bytes()[0].to_ascii_lowercase()) + 1] += 1;
         }
@@ -222,7 +222,7 @@ fn cased_at(b: &[u8], s: usize, word: &str) -> bool {
 /// The end and kind of the longest anchor that starts at `s` with an accepted letter case.
 fn anchor_at(b: &[u8], s: usize, v: &Words) -> Option<(usize, Anchor)> {
     let first = usize::from(b[s].to_ascii_lowercase());
-    let group = usize::from(v.by_first[first])..usize::from(v.by_first[first + 1]);
+    let group = v.by_first[first] as usize..v.by_first[first + 1] as usize;
     v.anchors[group]
         .iter()
         .find(|(w, _, exact)| {
