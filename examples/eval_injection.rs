@@ -12,7 +12,8 @@
 //! optional). Each text goes through `Detector::new().scan`; a row counts as flagged when the
 //! scan returns any finding. The command prints two markdown tables: recall and false-positive
 //! rate per file and `source` (or per file and `lang` with `--by lang`), and how many rows each
-//! rule fired on. `--rules FILE` adds a rule file to the embedded ones; `--show-misses LANG|all`
+//! rule fired on. `--rules FILE` adds a rule file to the embedded ones, `--disable RULE_ID`
+//! leaves an embedded rule out (with `--rules`, to compare a rule with a variant); `--show-misses LANG|all`
 //! and `--show-false-positives` print the texts of missed and wrongly flagged rows on stderr
 //! (debugging aids: they print corpus text). `--half train|held-out` keeps only the rows the
 //! learned scorer's training script puts in that half (a hash of the text), so figures for a
@@ -46,6 +47,8 @@ struct Options {
     by_lang: bool,
     /// Extra rule files.
     rules: Vec<PathBuf>,
+    /// Embedded rules left out (to compare a rule with a variant loaded by `--rules`).
+    disable: Vec<String>,
     /// Print missed injection rows of this language (`all` for every row).
     show_misses: Option<String>,
     /// Print flagged benign rows.
@@ -117,7 +120,7 @@ fn usage() -> ExitCode {
     let _ = writeln!(
         err,
         "usage: cargo run --release --example eval_injection -- <corpus folder> [--by source|lang] \
-         [--rules FILE]... [--show-misses LANG|all] [--show-false-positives] [--half train|held-out] [--no-learned]\n\
+         [--rules FILE]... [--disable RULE_ID]... [--show-misses LANG|all] [--show-false-positives] [--half train|held-out] [--no-learned]\n\
          the folder holds *.jsonl files of {{\"source\", \"text\", \"label\": \"injection\"|\"benign\"}} rows, \
          e.g. ../shared/corpora/injection"
     );
@@ -146,6 +149,10 @@ fn main() -> ExitCode {
             },
             "--rules" => match args.next() {
                 Some(f) => opts.rules.push(PathBuf::from(f)),
+                None => return usage(),
+            },
+            "--disable" => match args.next() {
+                Some(id) => opts.disable.push(id),
                 None => return usage(),
             },
             "--show-misses" => match args.next() {
@@ -197,6 +204,9 @@ fn run(dir: &Path, opts: &Options) -> io::Result<ExitCode> {
     let mut builder = Detector::builder();
     for f in &opts.rules {
         builder = builder.rules_file(f);
+    }
+    for id in &opts.disable {
+        builder = builder.disable(id.clone());
     }
     if !opts.no_learned {
         builder = builder.with_learned_scorer();

@@ -20,7 +20,9 @@
 //! injection scorer alone on a different 2 KiB ticket of varied prose each call, the copy
 //! included), `scorer-short` (the same on 280-byte texts), `ticket-scored` (fence + scan of
 //! the varied tickets by a detector with the learned scorer on). `WARM` sets the warm-up
-//! count (default 300); `DISABLE` a comma-separated list of rule ids the screener leaves out.
+//! count (default 300); `DISABLE` a comma-separated list of rule ids the screener leaves out;
+//! `RULES` a comma-separated list of extra rule files it loads (to time a rule's variant
+//! without rebuilding: disable the embedded rule and load the variant under another id).
 
 #![allow(clippy::print_stdout)] // an example's output is its result
 
@@ -90,6 +92,11 @@ fn main() -> Result<(), Box<dyn Error>> {
     for id in std::env::var("DISABLE").unwrap_or_default().split(',') {
         if !id.is_empty() {
             builder = builder.disable(id);
+        }
+    }
+    for path in std::env::var("RULES").unwrap_or_default().split(',') {
+        if !path.is_empty() {
+            builder = builder.rules_file(path);
         }
     }
     let screener = builder.build()?;
