@@ -13,9 +13,9 @@
 //! scan returns any finding. The command prints two markdown tables: recall and false-positive
 //! rate per file and `source` (or per file and `lang` with `--by lang`), and how many rows each
 //! rule fired on. `--rules FILE` adds a rule file to the embedded ones, `--disable RULE_ID`
-//! leaves an embedded rule out (with `--rules`, to compare a rule with a variant); `--show-misses LANG|all`
-//! and `--show-false-positives` print the texts of missed and wrongly flagged rows on stderr
-//! (debugging aids: they print corpus text). `--half train|held-out` keeps only the rows the
+//! leaves an embedded rule out (with `--rules`, to compare a rule with a variant);
+//! `--show-misses LANG|all` and `--show-false-positives` print the texts of missed and wrongly
+//! flagged rows on stderr (debugging aids: they print corpus text). `--half train|held-out` keeps only the rows the
 //! learned scorer's training script puts in that half (a hash of the text), so figures for a
 //! trained model are taken on text it never saw. Malformed lines are reported on stderr with
 //! their file and line number (and counted in the output); they make the exit status 1.
