@@ -148,6 +148,21 @@ def test_screen_many_raises_the_first_bad_item_whatever_its_error():
     with pytest.raises(palisade.InvalidIdError) as err:  # a bad item beats a refused draft
         palisade.Screener(max_input_bytes=5).screen_many([ok, big] + [ok] * 20 + [bad_id])
     assert err.value.index == 22
+    # Past the first 64 items the rest is read while earlier ones are screened: the order of
+    # errors is the same there, in a chunk already screened or in the one being read.
+    unreadable = {"ticket_id": TICKET_ID}
+    with pytest.raises(palisade.InvalidIdError) as err:
+        palisade.Screener().screen_many([ok] * 100 + [bad_id] + [ok] * 100 + [unreadable])
+    assert err.value.index == 100
+    with pytest.raises(palisade.InvalidIdError) as err:
+        palisade.Screener().screen_many([ok] * 130 + [bad_id, unreadable] + [ok] * 10)
+    assert err.value.index == 130
+    with pytest.raises(TypeError) as err:
+        palisade.Screener().screen_many([ok] * 150 + [unreadable, bad_id] + [ok] * 10)
+    assert err.value.index == 150
+    with pytest.raises(palisade.InputTooLargeError) as err:
+        palisade.Screener(max_input_bytes=5).screen_many([ok] * 300 + [big] + [ok] * 30)
+    assert err.value.index == 300
     # A dict with a key screen_many does not know is read in full (the key-count shortcut
     # must not skip the keys after it).
     extra = {"id": 7, "draft": "Email me at jane@example.org.", "ticket_id": TICKET_ID,
