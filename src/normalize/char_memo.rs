@@ -70,6 +70,12 @@ pub(super) fn get(c: char, fold: bool) -> Option<Mapped> {
     })
 }
 
+/// Whether `c` is remembered as its own replacement: the view copies it as it is, in the
+/// run of text around it (its bytes then map to the original one to one).
+pub(super) fn is_own_view(c: char, fold: bool) -> bool {
+    get(c, fold).is_some_and(|m| m.flushes && m.chars() == [c])
+}
+
 /// Remembers the replacement of `c`.
 pub(super) fn put(c: char, fold: bool, mapped: Mapped) {
     let k = key(c, fold);
