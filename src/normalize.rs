@@ -593,22 +593,42 @@ impl ViewBuilder {
         }
     }
 
-    fn non_ascii(&mut self, original: &str, at: usize, c: char) {
+    /// A character the memo knows: its replacement, after the pending whitespace if any part
+    /// of it is visible.
+    fn push_known(&mut self, original: &str, orig: Range<usize>, m: char_memo::Mapped) {
+        if m.flushes {
+            self.flush_ws(original);
+        }
+        let norm = self.out.len();
+        for &ch in m.chars() {
+            self.out.push(ch);
+        }
+        if self.out.len() > norm {
+            self.pieces.push(Piece {
+                norm,
+                norm_len: self.out.len() - norm,
+                orig: orig.start,
+                orig_len: orig.end - orig.start,
+                linear: false,
+            });
+        }
+    }
+
+    /// A character the memo does not know (or with no memo): mapped from the Unicode tables,
+    /// and remembered when its mapping does not depend on its neighbours.
+    fn non_ascii(
+        &mut self,
+        original: &str,
+        at: usize,
+        c: char,
+        memo: Option<&mut char_memo::Memo>,
+    ) {
         let orig = at..at + c.len_utf8();
         if invisible(c).is_some() {
             return;
         }
         let mut buf = std::mem::take(&mut self.buf);
         buf.clear();
-        if let Some(m) = char_memo::get(c, self.fold) {
-            if m.flushes {
-                self.flush_ws(original);
-            }
-            buf.extend(m.chars());
-            self.push_mapped(orig, &buf);
-            self.buf = buf;
-            return;
-        }
         let fold = self.fold;
         let emit_char = |d: char, this: &mut Self, buf: &mut String| {
             if is_combining_mark(d) || invisible(d).is_some() {
@@ -652,8 +672,8 @@ impl ViewBuilder {
             let flushes = parts
                 .iter()
                 .any(|&d| !is_combining_mark(d) && invisible(d).is_none());
-            if let Some(m) = char_memo::Mapped::new(&buf, flushes) {
-                char_memo::put(c, fold, m);
+            if let (Some(m), Some(memo)) = (char_memo::Mapped::new(&buf, flushes), memo) {
+                memo.put(c, fold, m);
             }
         }
         self.push_mapped(orig, &buf);
@@ -695,37 +715,41 @@ fn build_owned(original: &str, fold: bool) -> Normalized<'_> {
         b.ascii_run(original, 0, bytes.len());
     } else {
         // Runs of ASCII and of non-ASCII characters known to be their own view (most letters
-        // of most scripts: é, ß, ж, 中) are copied in bulk; each other character is mapped on
-        // its own. Mapping every non-ASCII character cost about 400 instructions each on a
-        // German and French ticket, a third of a character per byte.
-        let mut at = 0;
-        let mut run = 0;
-        while at < bytes.len() {
-            at = bytes[at..]
-                .iter()
-                .position(|b| !b.is_ascii())
-                .map_or(bytes.len(), |p| at + p);
-            let Some(c) = original[at..].chars().next() else {
-                break;
-            };
-            if char_memo::is_own_view(c, fold) {
+        // of most scripts: 中, ж) are copied in bulk; each other character is mapped on its
+        // own, from the memo when it has been seen before.
+        char_memo::with(|mut memo| {
+            let mut at = 0;
+            let mut run = 0;
+            while at < bytes.len() {
+                at = bytes[at..]
+                    .iter()
+                    .position(|b| !b.is_ascii())
+                    .map_or(bytes.len(), |p| at + p);
+                let Some(c) = original[at..].chars().next() else {
+                    break;
+                };
+                let known = memo.as_deref().and_then(|m| m.get(c, fold));
+                if known.is_some_and(|m| m.is_own_view(c)) {
+                    at += c.len_utf8();
+                    continue;
+                }
+                if at > run {
+                    b.ascii_run(original, run, at);
+                }
+                if let Some(m) = known {
+                    b.push_known(original, at..at + c.len_utf8(), m);
+                } else if c.is_whitespace() {
+                    b.whitespace(at..at + c.len_utf8(), is_line_break(c));
+                } else {
+                    b.non_ascii(original, at, c, memo.as_deref_mut());
+                }
                 at += c.len_utf8();
-                continue;
+                run = at;
             }
-            if at > run {
-                b.ascii_run(original, run, at);
+            if run < bytes.len() {
+                b.ascii_run(original, run, bytes.len());
             }
-            if c.is_whitespace() {
-                b.whitespace(at..at + c.len_utf8(), is_line_break(c));
-            } else {
-                b.non_ascii(original, at, c);
-            }
-            at += c.len_utf8();
-            run = at;
-        }
-        if run < bytes.len() {
-            b.ascii_run(original, run, bytes.len());
-        }
+        });
     }
     b.flush_ws(original);
     Normalized {
