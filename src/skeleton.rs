@@ -402,6 +402,11 @@ impl Fold {
                 match reader.read(c) {
                     Reading::Dropped => {}
                     Reading::Separator => prev = Prev::Separator,
+                    // Without maps, the letters are all that is kept (`prev` only decides word
+                    // starts, which are maps).
+                    Reading::Letters(l) if s.maps.is_none() => {
+                        s.folded.extend_from_slice(l.as_bytes());
+                    }
                     Reading::Letters(l) if l.is_ascii() => {
                         // Latin letters (accented letters, look-alikes): no decoding.
                         for &b in l.as_bytes() {
