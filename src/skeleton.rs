@@ -395,7 +395,11 @@ impl Fold {
         }
         with_reader(|reader| {
             while i < bytes.len() {
-                s.push_ascii(bytes, &mut i, &mut prev);
+                // Dense non-ASCII text (Cyrillic, CJK) has no ASCII between most characters:
+                // the call would find an empty run.
+                if bytes[i].is_ascii() {
+                    s.push_ascii(bytes, &mut i, &mut prev);
+                }
                 let Some(c) = original.get(i..).and_then(|rest| rest.chars().next()) else {
                     break;
                 };
