@@ -36,6 +36,11 @@ use palisade::{Context, Detector, Fence, InjectionScorer, Screener};
 
 const TICKET_ID: &str = "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f";
 
+/// A support ticket in Russian and Chinese, repeated to 2 KiB for `script-ticket`.
+const SCRIPT_TICKET: &str = "Здравствуйте! Мой заказ ORD-48213 пришёл с разбитым экраном, \
+    фотографии я отправила вчера вечером через форму возврата. Когда будет замена? \
+    您好，我的订单昨天到了，但是屏幕碎了。照片已经通过退货页面发送，请尽快安排换货，谢谢。";
+
 /// `text` repeated, one per line, and cut to at most `bytes` on a char boundary.
 fn sized(text: &str, bytes: usize) -> String {
     let mut out = String::new();
@@ -70,6 +75,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let dirty = fixture("draft_dirty.txt")?;
     let ticket = sized(&fixture("ticket_ascii.txt")?, 2048);
     let unicode_ticket = sized(&fixture("ticket_unicode.txt")?, 2048);
+    let script_ticket = sized(SCRIPT_TICKET, 2048);
     let prose = varied_prose::varied_prose(1 << 20);
     let repeated = sized(&fixture("prose.txt")?, 1 << 20);
     let drafts = varied_prose::varied_texts(256, 1024);
@@ -126,6 +132,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         "dirty" => Box::new(|| screen(&dirty)),
         "ticket" => Box::new(|| fenced(&ticket)),
         "unicode-ticket" => Box::new(|| fenced(&unicode_ticket)),
+        "script-ticket" => Box::new(|| fenced(&script_ticket)),
         "prose" | "credentials" => Box::new(|| screen(&prose)),
         "prose-repeated" => Box::new(|| screen(&repeated)),
         "draft-varied" => Box::new(|| screen(&next(&drafts))),
