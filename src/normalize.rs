@@ -510,14 +510,19 @@ impl ViewBuilder {
     }
 
     fn push_mapped(&mut self, orig: Range<usize>, s: &str) {
-        if s.is_empty() {
-            return;
-        }
         let norm = self.out.len();
         self.out.push_str(s);
+        self.mapped_piece(norm, orig);
+    }
+
+    /// Records `out[norm..]` (just pushed) as the replacement of `orig`; nothing if empty.
+    fn mapped_piece(&mut self, norm: usize, orig: Range<usize>) {
+        if self.out.len() == norm {
+            return;
+        }
         self.pieces.push(Piece {
             norm,
-            norm_len: s.len(),
+            norm_len: self.out.len() - norm,
             orig: orig.start,
             orig_len: orig.end - orig.start,
             linear: false,
@@ -603,15 +608,7 @@ impl ViewBuilder {
         for &ch in m.chars() {
             self.out.push(ch);
         }
-        if self.out.len() > norm {
-            self.pieces.push(Piece {
-                norm,
-                norm_len: self.out.len() - norm,
-                orig: orig.start,
-                orig_len: orig.end - orig.start,
-                linear: false,
-            });
-        }
+        self.mapped_piece(norm, orig);
     }
 
     /// A character the memo does not know (or with no memo): mapped from the Unicode tables,

@@ -69,12 +69,7 @@ enum Failure {
     Screen(palisade::Error),
     /// A panic caught inside the library.
     Panic(String),
-    /// Not screened: a later item was bad, so the batch raises without reports.
-    Skipped,
 }
-
-/// Never shown: a batch with a skipped item raises for its bad item first.
-const SKIPPED: &str = "internal error in palisade: an item was not screened";
 
 /// Items per task of `screen_many`'s pipeline: large enough that a task costs far more
 /// than handing it to a worker (about 64 × 3 µs against 1 µs), small enough that the
@@ -571,20 +566,19 @@ impl Screener {
                 {
                     bad = Some(e);
                 }
-                let results = match bad {
+                if let Some((i, e)) = bad {
                     // Only the contexts are needed to find an earlier bad item.
-                    Some(_) => jobs
+                    let earlier = jobs
                         .iter()
-                        .map(|j| {
-                            defaults
-                                .context(&j.args)
-                                .map_err(Failure::Context)
-                                .and(Err(Failure::Skipped))
-                        })
-                        .collect(),
-                    None => py.detach(|| run_jobs(screener, defaults, &jobs, threads)),
-                };
-                (jobs, results, bad)
+                        .enumerate()
+                        .find_map(|(k, j)| defaults.context(&j.args).err().map(|e| (k, e)));
+                    return Err(match earlier {
+                        Some((k, e)) => at_index(py, to_py(py, e), k),
+                        None => at_index(py, e, i),
+                    });
+                }
+                let results = py.detach(|| run_jobs(screener, defaults, &jobs, threads));
+                (jobs, results, None)
             }
         };
         // The first bad item raises, whether its arguments failed to read or to make a context.
@@ -608,9 +602,6 @@ impl Screener {
                 Err(Failure::Panic(m)) => return Err(at_index(py, panic_error(py, m), i)),
                 Err(Failure::Screen(e) | Failure::Context(e)) => {
                     return Err(at_index(py, to_py(py, e), i));
-                }
-                Err(Failure::Skipped) => {
-                    return Err(at_index(py, panic_error(py, SKIPPED.to_owned()), i));
                 }
             };
             reports.push(Report::new(report, job.draft));
